@@ -10,7 +10,6 @@ import sys
 from collections.abc import Callable, Sequence
 
 Command = Callable[[argparse.Namespace], int]
-_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []  # type: ignore[type-arg]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,20 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _registrations() -> list[Callable[[argparse._SubParsersAction], None]]:  # type: ignore[type-arg]
-    registrations = []
-    try:
-        from wizard.server.cli import register as register_serve
-    except ImportError:  # the server layer is optional for the engine-only tests
-        pass
-    else:
-        registrations.append(register_serve)
-    try:
-        from wizard.ai.cli import register as register_ai
-    except ImportError:
-        pass
-    else:
-        registrations.append(register_ai)
-    return registrations
+    from wizard.ai.cli import register as register_ai
+
+    return [register_ai]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

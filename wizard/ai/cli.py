@@ -1,0 +1,69 @@
+"""``wizard evaluate``: fair duplicate evaluation of agents from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from wizard.engine import GameOptions
+
+from .agents import agent_names
+from .evaluate import EvaluationResult, ProgressBar, evaluate
+
+
+def parse_options(text: str | None) -> GameOptions:
+    """``"hidden_bids,forbid_even_bids=false"`` → `GameOptions`; raises `ValueError`."""
+    values: dict[str, bool] = {}
+    for item in filter(None, (part.strip() for part in (text or "").split(","))):
+        name, _, value = item.partition("=")
+        if value not in ("", "true", "false"):
+            raise ValueError(f"option {name} must be name, name=true or name=false")
+        values[name] = value != "false"
+    return GameOptions.from_dict(values)
+
+
+def format_table(result: EvaluationResult) -> str:
+    header = f"{'agent':<14}{'mean':>9}{'stderr':>8}{'95% CI':>20}{'win rate':>10}{'bid acc.':>10}"
+    lines = [header, "-" * len(header)]
+    for a in result.agents:
+        ci = f"[{a.ci95[0]:.1f}, {a.ci95[1]:.1f}]"
+        lines.append(f"{a.name:<14}{a.mean:>9.1f}{a.stderr:>8.1f}{ci:>20}"
+                     f"{a.win_rate:>9.1%}{a.bid_accuracy:>10.1%}")
+    lines.append(f"{result.games} games ({result.deals} deals x {len(result.agents)} rotations)")
+    return "\n".join(lines)
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    names = [name.strip() for name in args.agents.split(",") if name.strip()]
+    try:
+        options = parse_options(args.options)
+        result = evaluate(names, args.games, options=options, seed=args.seed, jobs=args.jobs,
+                          progress=None if args.quiet else ProgressBar(sys.stderr))
+    except ValueError as exc:
+        print(f"wizard evaluate: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print(format_table(result))
+    return 0
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "evaluate",
+        help="play agents against each other in duplicate format and report their scores",
+        description="Each deal is played once per seat rotation so every agent holds every hand.",
+    )
+    parser.add_argument("--agents", required=True,
+                        help=f"comma-separated, 3-6 of: {', '.join(agent_names())}")
+    parser.add_argument("--games", type=int, default=1000, help="deals x rotations (default 1000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--options", default="",
+                        help="rule options, e.g. hidden_bids,wizard_trump_dealer_chooses")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=run_evaluate)

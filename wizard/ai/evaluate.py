@@ -1,0 +1,233 @@
+"""Fair evaluation of agents: duplicate format, as in duplicate bridge.
+
+Each deal (a game seed: every round's cards and the first dealer) is played once
+per seat rotation, so every agent holds every hand from every seat. Deals are
+derived from ``seed`` and the deal number, agents are re-seeded from the seed,
+deal and rotation, so the numbers do not depend on ``jobs``.
+
+Standard errors are computed over deals (the mean of a deal's rotations is one
+independent sample); the 95 % interval is mean ± 1.96 standard errors.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from typing import Any, TextIO
+
+from wizard.engine import GameOptions, WizardGame
+
+from .agents import Agent, make_agent
+
+AgentSpec = str | Agent
+
+
+@dataclass(frozen=True, slots=True)
+class AgentResult:
+    name: str
+    mean: float
+    stderr: float
+    ci95: tuple[float, float]
+    win_rate: float
+    bid_accuracy: float
+
+
+@dataclass(frozen=True, slots=True)
+class EvaluationResult:
+    agents: tuple[AgentResult, ...]
+    games: int
+    deals: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "agents": [{**asdict(a), "ci95": list(a.ci95)} for a in self.agents],
+            "games": self.games,
+            "deals": self.deals,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game of one deal, by agent index (not seat)."""
+
+    deal: int
+    rotation: int
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    exact_bids: tuple[int, ...]
+    rounds: int
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The game seed of deal number ``deal`` of an evaluation with ``seed``."""
+    return random.Random(f"evaluate:{seed}:{deal}").getrandbits(63)
+
+
+def _agent_seed(seed: int, deal: int, rotation: int, index: int) -> int:
+    return random.Random(f"agent:{seed}:{deal}:{rotation}:{index}").getrandbits(63)
+
+
+def _build(specs: Sequence[AgentSpec]) -> list[Agent]:
+    return [make_agent(s) if isinstance(s, str) else s for s in specs]
+
+
+def play_deal(
+    agents: Sequence[Agent], deal: int, seed: int, options: GameOptions
+) -> list[GameRecord]:
+    """Play one deal in every rotation: in rotation r, seat s holds agent (s + r) mod n."""
+    n = len(agents)
+    game_seed = deal_seed(seed, deal)
+    records = []
+    for rotation in range(n):
+        for index, agent in enumerate(agents):
+            agent.reset(_agent_seed(seed, deal, rotation, index))
+        seat_agent = [(s + rotation) % n for s in range(n)]
+        game = WizardGame(n, options, seed=game_seed)
+        while not game.is_finished:
+            player = game.current_player
+            assert player is not None
+            action = agents[seat_agent[player]].act(game.observation(player))
+            game.apply(player, action)
+        scores = [0] * n
+        exact = [0] * n
+        for seat in range(n):
+            scores[seat_agent[seat]] = game.scores[seat]
+            exact[seat_agent[seat]] = sum(
+                r.bids[seat] == r.tricks[seat] for r in game.round_history
+            )
+        records.append(GameRecord(
+            deal=deal,
+            rotation=rotation,
+            scores=tuple(scores),
+            winners=tuple(sorted(seat_agent[s] for s in game.winners())),
+            exact_bids=tuple(exact),
+            rounds=game.total_rounds,
+        ))
+    return records
+
+
+_worker_agents: list[Agent] = []
+
+
+def _init_worker(specs: Sequence[AgentSpec]) -> None:
+    global _worker_agents
+    _worker_agents = _build(specs)
+
+
+def _worker_play(args: tuple[int, int, dict[str, bool]]) -> list[GameRecord]:
+    deal, seed, options = args
+    return play_deal(_worker_agents, deal, seed, GameOptions.from_dict(options))
+
+
+def iter_records(
+    specs: Sequence[AgentSpec],
+    deals: int,
+    *,
+    options: GameOptions,
+    seed: int,
+    jobs: int = 1,
+) -> Iterator[list[GameRecord]]:
+    """The records of each deal, in deal order, whatever ``jobs`` is."""
+    if jobs <= 1:
+        agents = _build(specs)
+        for deal in range(deals):
+            yield play_deal(agents, deal, seed, options)
+        return
+    with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(list(specs),)) as pool:
+        work = [(deal, seed, options.to_dict()) for deal in range(deals)]
+        yield from pool.map(_worker_play, work, chunksize=max(1, deals // (jobs * 8)))
+
+
+def summarize(names: Sequence[str], records: Sequence[GameRecord]) -> EvaluationResult:
+    """Aggregate game records into per-agent statistics (see the module docstring)."""
+    n = len(names)
+    deals = sorted({r.deal for r in records})
+    by_deal: dict[int, list[GameRecord]] = {d: [] for d in deals}
+    for record in records:
+        by_deal[record.deal].append(record)
+    results = []
+    for index, name in enumerate(names):
+        per_deal = [sum(r.scores[index] for r in rs) / len(rs) for rs in by_deal.values()]
+        mean = sum(per_deal) / len(per_deal)
+        if len(per_deal) > 1:
+            variance = sum((x - mean) ** 2 for x in per_deal) / (len(per_deal) - 1)
+            stderr = math.sqrt(variance / len(per_deal))
+        else:
+            stderr = float("nan")
+        wins = sum(index in r.winners for r in records)
+        exact = sum(r.exact_bids[index] for r in records)
+        rounds = sum(r.rounds for r in records)
+        results.append(AgentResult(
+            name=name,
+            mean=mean,
+            stderr=stderr,
+            ci95=(mean - 1.96 * stderr, mean + 1.96 * stderr),
+            win_rate=wins / len(records),
+            bid_accuracy=exact / rounds,
+        ))
+    assert len(results) == n
+    return EvaluationResult(agents=tuple(results), games=len(records), deals=len(deals))
+
+
+def evaluate(
+    agents: Sequence[AgentSpec],
+    games: int,
+    options: GameOptions | None = None,
+    seed: int | None = None,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> EvaluationResult:
+    """Play ``games`` games (deals × rotations, rounded up to whole deals) and summarize.
+
+    ``agents`` are agent names (built with `make_agent`; needed for ``jobs`` > 1
+    unless the agents pickle) or agent objects. Raises `ValueError` for fewer
+    than 3 or more than 6 agents or fewer than 1 game.
+
+    >>> result = evaluate(["heuristic", "random", "random"], games=3, seed=1)
+    >>> result.games, result.agents[0].name
+    (3, 'heuristic')
+    """
+    n = len(agents)
+    if not 3 <= n <= 6:
+        raise ValueError(f"evaluate needs 3-6 agents, got {n}")
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    options = options or GameOptions()
+    seed = 0 if seed is None else seed
+    deals = math.ceil(games / n)
+    names = [a if isinstance(a, str) else a.name for a in agents]
+    records: list[GameRecord] = []
+    for deal_records in iter_records(agents, deals, options=options, seed=seed, jobs=jobs):
+        records.extend(deal_records)
+        if progress:
+            progress(len(records), deals * n)
+    return summarize(names, records)
+
+
+class ProgressBar:
+    """A one-line progress bar on a stream (stderr); quiet when the stream is not a TTY."""
+
+    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.interactive = stream.isatty()
+        self._last_percent = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        percent = done * 100 // total
+        if percent == self._last_percent:
+            return
+        self._last_percent = percent
+        filled = self.width * done // total
+        bar = "#" * filled + "-" * (self.width - filled)
+        if self.interactive:
+            self.stream.write(f"\r[{bar}] {done}/{total} games")
+            if done == total:
+                self.stream.write("\n")
+        elif percent % 10 == 0:
+            self.stream.write(f"[{bar}] {done}/{total} games\n")
+        self.stream.flush()
