@@ -1,0 +1,83 @@
+"""The one async decision interface every bot seat goes through.
+
+The server asks a `Decider` for a `Decision` on a `DecisionRequest`. The inline
+decider answers on the event loop with the heuristic; the inference pool
+(`wizard.ai.pool`) implements the same interface with worker processes and
+falls back to the heuristic when it is saturated or too slow. The reply always
+says which agent decided and why.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from wizard.engine import Action, Observation
+
+from .agents import Agent, HeuristicAgent
+from .levels import BotSettings, random_move_chance
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSpec:
+    """What should decide: an agent name and, for bots, their settings and move number."""
+
+    agent: str = "heuristic"
+    bot: BotSettings | None = None
+    move_number: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRequest:
+    observation: Observation
+    spec: AgentSpec = field(default_factory=AgentSpec)
+    deadline: float = float("inf")  # time.monotonic() seconds
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """``agent`` names what actually decided; ``reason`` says why it was not the one asked for."""
+
+    action: Action
+    agent: str
+    reason: str | None = None
+    queue_ms: float = 0.0
+    compute_ms: float = 0.0
+
+
+class Decider(Protocol):
+    async def decide(self, request: DecisionRequest) -> Decision: ...
+
+
+def act_with_strength(
+    agent: Agent, spec: AgentSpec, observation: Observation
+) -> tuple[Action, str]:
+    """The bot's move: a random legal move with the strength's chance, else ``agent``'s.
+
+    Reproducible: the draw comes from the bot's seed and the move number.
+    Returns the action and the name of what chose it (``random`` or the agent).
+    """
+    if spec.bot is not None:
+        rng = spec.bot.move_rng(spec.move_number)
+        if rng.random() < random_move_chance(spec.bot.strength):
+            return rng.choice(observation.legal_actions), "random"
+    return agent.act(observation), agent.name
+
+
+class InlineDecider:
+    """Decides at once on the caller's thread with the heuristic (no pool, no model)."""
+
+    def __init__(self, agent: Agent | None = None) -> None:
+        self.agent = agent or HeuristicAgent()
+
+    async def decide(self, request: DecisionRequest) -> Decision:
+        start = time.perf_counter()
+        action, agent = act_with_strength(self.agent, request.spec, request.observation)
+        return Decision(action, agent, None, 0.0, (time.perf_counter() - start) * 1000)
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
