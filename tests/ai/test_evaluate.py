@@ -1,0 +1,95 @@
+"""Duplicate evaluation: same hands in every rotation, job-count independence, strength."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from wizard.ai.agents import Agent, HeuristicAgent
+from wizard.ai.evaluate import deal_seed, evaluate, play_deal
+from wizard.engine import Action, Observation, WizardGame
+
+
+class HandRecorder(Agent):
+    """A heuristic that writes down the first hand it sees in each game."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.inner = HeuristicAgent()
+        self.hands: list[tuple[int, ...]] = []
+        self._seen = False
+
+    def reset(self, seed: int | None = None) -> None:
+        self._seen = False
+
+    def act(self, observation: Observation) -> Action:
+        if not self._seen:
+            self.hands.append(tuple(c.id for c in observation.hand))
+            self._seen = True
+        return self.inner.act(observation)
+
+
+def test_every_rotation_deals_the_same_hands_to_the_seats() -> None:
+    recorders = [HandRecorder() for _ in range(4)]
+    records = play_deal(recorders, deal=0, seed=7, options=WizardGame(4, seed=0).options)
+    assert [r.rotation for r in records] == [0, 1, 2, 3]
+    reference = WizardGame(4, seed=deal_seed(7, 0))
+    seat_hands = {tuple(c.id for c in reference.hand(s)) for s in range(4)}
+    for recorder in recorders:
+        # each agent held four different seats' hands, i.e. every hand of the deal
+        assert set(recorder.hands) == seat_hands
+
+
+def test_results_do_not_depend_on_the_number_of_jobs() -> None:
+    agents = ["heuristic", "random", "random"]
+    one = evaluate(agents, games=12, seed=3, jobs=1)
+    two = evaluate(agents, games=12, seed=3, jobs=2)
+    assert one == two
+    assert one.games == 12 and one.deals == 4
+
+
+def test_heuristic_beats_random_agents() -> None:
+    result = evaluate(["heuristic", "random", "random", "random"], games=40, seed=11)
+    heuristic, *randoms = result.agents
+    assert heuristic.mean > 100
+    assert heuristic.win_rate >= 0.9
+    assert all(r.mean < -150 for r in randoms)
+    assert heuristic.ci95[0] < heuristic.mean < heuristic.ci95[1]
+    assert heuristic.bid_accuracy > max(r.bid_accuracy for r in randoms)
+
+
+def test_ties_count_as_wins_for_everyone_tied() -> None:
+    # three identical deterministic agents on every rotation: shares can exceed 1 in total
+    result = evaluate(["heuristic"] * 3, games=9, seed=1)
+    assert sum(a.win_rate for a in result.agents) >= 1.0
+    assert all(abs(a.mean - result.agents[0].mean) < 1e-9 for a in result.agents)
+
+
+def test_cli_prints_one_json_object() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "wizard", "evaluate", "--agents", "heuristic,random,random",
+         "--games", "6", "--seed", "2", "--json", "--quiet"],
+        capture_output=True, text=True, timeout=120, check=True,
+    )
+    data = json.loads(out.stdout)
+    assert data["games"] == 6
+    assert [a["name"] for a in data["agents"]] == ["heuristic", "random", "random"]
+    assert set(data["agents"][0]) >= {"name", "mean", "stderr", "ci95", "win_rate",
+                                      "bid_accuracy"}
+
+
+def test_cli_rejects_unknown_agents_and_options_with_a_message() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "wizard", "evaluate", "--agents", "heuristic,nobody,random",
+         "--games", "3", "--quiet"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert out.returncode == 2 and "unknown agent 'nobody'" in out.stderr
+    out = subprocess.run(
+        [sys.executable, "-m", "wizard", "evaluate", "--agents", "heuristic,random,random",
+         "--games", "3", "--options", "no_such_rule", "--quiet"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert out.returncode == 2 and "unknown option 'no_such_rule'" in out.stderr
