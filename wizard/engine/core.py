@@ -205,8 +205,9 @@ class GameCore:
         order = self.orders[round_number - 1]
         hands = [0] * n
         first = dealer + 1
-        for k in range(dealt):
-            hands[(first + k) % n] |= 1 << order[k]
+        bit = _BIT.__getitem__
+        for k in range(n):  # card k of the order to seat dealer + 1 + k, and so on around
+            hands[(first + k) % n] = sum(map(bit, order[k:dealt:n]))  # distinct bits: sum == or
         trump_card = order[dealt] if dealt < NUM_CARDS else -1
         undealt = ALL_CARDS_MASK
         for hand in hands:
@@ -402,6 +403,7 @@ class GameCore:
         return core
 
 
+_BIT: tuple[int, ...] = tuple(1 << card for card in range(NUM_CARDS))
 _SUIT_MASKS = SUIT_MASKS
 _WIZARDS_AND_JESTERS = WIZARD_MASK | JESTER_MASK
 _LIST_SLOTS = frozenset({

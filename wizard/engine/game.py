@@ -41,6 +41,12 @@ _PHASES = {
 }
 
 
+# canonical PlayedCard per (seat, card): tricks and observations share them
+_PLAYED: tuple[tuple[PlayedCard, ...], ...] = tuple(
+    tuple(PlayedCard(seat, card) for card in ALL_CARDS) for seat in range(MAX_PLAYERS)
+)
+
+
 def _card(card_id: int) -> Card | None:
     return ALL_CARDS[card_id] if card_id >= 0 else None
 
@@ -227,8 +233,9 @@ class WizardGame:
         if not core.legal_mask() >> index & 1:
             raise ActionNotAllowedError(f"{_describe(action)} refused: {self._why_illegal(action)}",
                                         player=player, action=action)
-        if core.phase == _core.PLAYING and len(core.trick) + 1 < core.n:
-            core.apply(index)  # a card that does not end the trick: no events
+        phase = core.phase
+        if phase == _core.BIDDING or (phase == _core.PLAYING and len(core.trick) + 1 < core.n):
+            core.apply(index)  # a bid, or a card that does not end the trick: no events
             return []
         return self._apply_index(player, index)
 
@@ -259,8 +266,7 @@ class WizardGame:
         trick = TrickResult(
             round_number=round_number,
             trick_number=trick_number,
-            cards=tuple(PlayedCard((leader + k) % n, ALL_CARDS[c])
-                        for k, c in enumerate(core.last_trick)),
+            cards=tuple(_PLAYED[(leader + k) % n][c] for k, c in enumerate(core.last_trick)),
             winner=core.last_trick_winner,
             trump_card=_card(trump_card),
             trump_suit=_suit(trump_suit),
@@ -347,8 +353,7 @@ class WizardGame:
             scores=tuple(core.scores),
             trick_number=core.trick_number,
             trick_leader=leader,
-            current_trick=tuple(PlayedCard((leader + k) % n, ALL_CARDS[c])
-                                for k, c in enumerate(core.trick)),
+            current_trick=tuple(_PLAYED[(leader + k) % n][c] for k, c in enumerate(core.trick)),
             lead_suit=SUITS[lead] if lead not in (LEAD_NONE, LEAD_FREE) else None,
             played_cards=tuple(ALL_CARDS[c] for c in core.played),
             last_trick=self._last_trick,
