@@ -1,0 +1,100 @@
+"""The SQLite layer: migrations, group commits, durability across reopen."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from wizard.server.db import (
+    SCHEMA_VERSION,
+    Database,
+    StoreError,
+    connect,
+    load_games,
+    migrate,
+    schema_version,
+)
+
+
+def test_a_first_version_database_opens_in_this_version(tmp_path: Path) -> None:
+    path = str(tmp_path / "old.db")
+    conn = connect(path)
+    migrate(conn, target=1)
+    conn.execute("INSERT INTO games (id, table_id, created, options, seed, seats, status) "
+                 "VALUES ('g', 't', 1.0, '{}', 7, '[]', 'playing')")
+    conn.execute("INSERT INTO actions VALUES ('g', 1, 0, '{\"type\":\"bid\",\"value\":1}', 2.0)")
+    conn.close()
+
+    async def reopen() -> list:
+        db = Database(path)
+        await db.open()
+        try:
+            return await db.read(lambda c: load_games(c, "status = 'playing'"))
+        finally:
+            await db.close()
+
+    games = asyncio.run(reopen())
+    assert schema_version(connect(path)) == SCHEMA_VERSION
+    assert len(games) == 1 and games[0].seed == 7 and games[0].table_info == "{}"
+    assert games[0].actions[0][:2] == (1, 0)
+
+
+def test_a_database_newer_than_this_build_is_refused(tmp_path: Path) -> None:
+    conn = connect(str(tmp_path / "new.db"))
+    migrate(conn)
+    conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+    with pytest.raises(StoreError, match="newer than this build"):
+        migrate(conn)
+
+
+def test_writes_are_committed_in_groups_and_survive_a_reopen(tmp_path: Path) -> None:
+    path = str(tmp_path / "w.db")
+
+    async def write_many() -> int:
+        db = Database(path)
+        await db.open()
+        await db.write(Database.insert_game("g", "t", {}, 1, [], {}))
+        await asyncio.gather(*(db.write(Database.insert_action("g", seq, seq % 3, {"n": seq}))
+                               for seq in range(1, 201)))
+        commits = db.commits
+        await db.close()
+        return commits
+
+    commits = asyncio.run(write_many())
+    assert commits < 200  # queued writes shared transactions
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT count(*) FROM actions").fetchone()[0] == 200
+
+
+def test_a_failing_write_does_not_fail_the_writes_queued_with_it() -> None:
+    async def run() -> list[object]:
+        db = Database(":memory:")
+        await db.open()
+        await db.write(Database.insert_game("g", "t", {}, 1, [], {}))
+        await db.write(Database.insert_action("g", 1, 0, {}))
+        results = await asyncio.gather(
+            db.write(Database.insert_action("g", 2, 0, {})),
+            db.write(Database.insert_action("g", 1, 0, {})),  # duplicate sequence number
+            db.write(Database.insert_action("g", 3, 0, {})),
+            return_exceptions=True,
+        )
+        stored = await db.read(lambda c: c.execute("SELECT seq FROM actions").fetchall())
+        await db.close()
+        return [results, sorted(s for (s,) in stored)]
+
+    results, stored = asyncio.run(run())
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], StoreError)
+    assert stored == [1, 2, 3]
+
+
+def test_writing_to_a_closed_database_is_an_error() -> None:
+    async def run() -> None:
+        db = Database(":memory:")
+        await db.write(Database.insert_game("g", "t", {}, 1, [], {}))
+
+    with pytest.raises(StoreError, match="not open"):
+        asyncio.run(run())
