@@ -1,0 +1,608 @@
+"""`InferencePool`: bot decisions in worker processes, bounded on the event loop.
+
+A `Decider` (see `wizard.ai.decision`) backed by a `ProcessPoolExecutor` whose
+workers hold every shipped ONNX policy (`wizard.ai.pool_worker`). Every bound
+is checked on the loop before any work is queued, and every caller is answered
+by its deadline: when the pool cannot, the fallback agent (the heuristic)
+answers at once on the loop and `Decision.reason` says why (`FALLBACK_REASONS`).
+
+Routing by ``AgentSpec.agent``:
+
+- ``model`` (the default policy) or ``model:<name>``: the observation is encoded
+  on the loop (cheaper than shipping it to a worker) and waits in that policy's
+  batch; a batch leaves when its window (``batch_window_ms``) closes or it is
+  full (``max_batch``) and a worker is free, and runs as one ONNX call. Bot
+  strength is applied as in `act_with_strength`: the random-move draw happens
+  on the loop, the softmax temperature and draw travel with the row;
+- a name in ``worker_agents`` (search bots): one observation per task, in a worker;
+- anything else (``heuristic``, ``random``): decided inline at once, as
+  `InlineDecider` does; these agents cost microseconds.
+
+Waiting is counted in batches ("work units"): ``degrade_queue`` 8 means eight
+batches' worth of requests wait for a worker, so micro-batching can absorb a
+burst of 64 requests without degrading.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import functools
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Iterable, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import structlog
+
+from wizard.engine import Action
+
+from . import pool_worker
+from .agents import Agent, HeuristicAgent, make_agent
+from .agents.base import require_turn
+from .decision import Decision, DecisionRequest, act_with_strength
+from .encoding import ActionSpace, encode_batch
+from .levels import random_move_chance, temperature
+from .policy import models_dir
+
+log = structlog.get_logger(__name__)
+
+#: every ``Decision.reason`` the pool gives besides ``None`` (the asked-for agent decided)
+FALLBACK_REASONS = ("overloaded", "queue", "slow", "expired", "error", "worker_lost")
+MODEL_PREFIX = "model:"
+
+
+def default_workers() -> int:
+    """CPU count − 1, at least 1: the event loop keeps a core."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolSettings:
+    """The pool's bounds; `from_env` reads the ``WIZARD_AI_*`` variables of `ENV_VARIABLES`."""
+
+    workers: int = field(default_factory=default_workers)
+    max_inflight: int = 64  # more requests in progress -> ``overloaded``
+    degrade_queue: int = 8  # this many batches waiting for a worker -> ``queue``
+    batch_window_ms: float = 1.0  # a batch waits at most this long for company (<= 2)
+    max_batch: int = 32  # rows in one ONNX call
+    models_dir: str | None = None  # None: `wizard.ai.policy.models_dir()`
+    default_model: str = "default"  # the policy agent ``model`` means
+    worker_agents: tuple[str, ...] = ()  # agent names decided in workers, one per task
+    worker_imports: tuple[str, ...] = ()  # modules each worker imports (to register agents)
+    deadline_margin_ms: float = 2.0  # answered this long before the deadline, fallback included
+    max_wait_s: float = 30.0  # the deadline of a request that has none
+    hung_worker_s: float = 60.0  # a batch running this long gets its workers killed
+    start_timeout_s: float = 120.0
+    close_timeout_s: float = 10.0
+    compute_average_weight: float = 0.2  # weight of the newest sample in the moving average
+
+    def __post_init__(self) -> None:
+        checks = (
+            (self.workers >= 1, "workers must be >= 1"),
+            (self.max_inflight >= 1, "max_inflight must be >= 1"),
+            (self.degrade_queue >= 1, "degrade_queue must be >= 1"),
+            (0.0 <= self.batch_window_ms <= 2.0, "batch_window_ms must be within 0-2"),
+            (self.max_batch >= 1, "max_batch must be >= 1"),
+            (self.deadline_margin_ms >= 0.0, "deadline_margin_ms must be >= 0"),
+            (0.0 < self.compute_average_weight <= 1.0, "compute_average_weight must be in (0, 1]"),
+        )
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(message)
+
+    @staticmethod
+    def from_env(environ: Mapping[str, str] = os.environ, **overrides: Any) -> PoolSettings:
+        """Settings from ``WIZARD_AI_WORKERS`` etc.; raises `ValueError` naming a bad variable."""
+        values: dict[str, Any] = {}
+        for name, (variable, parse) in ENV_VARIABLES.items():
+            raw = environ.get(variable)
+            if raw is None or raw == "":
+                continue
+            try:
+                values[name] = parse(raw)
+            except ValueError:
+                raise ValueError(f"{variable} must be a number, got {raw!r}") from None
+        values.update(overrides)
+        return PoolSettings(**values)
+
+
+ENV_VARIABLES: dict[str, tuple[str, Any]] = {
+    "workers": ("WIZARD_AI_WORKERS", int),
+    "max_inflight": ("WIZARD_AI_MAX_INFLIGHT", int),
+    "degrade_queue": ("WIZARD_AI_DEGRADE_QUEUE", int),
+    "batch_window_ms": ("WIZARD_AI_BATCH_WINDOW_MS", float),
+    "max_batch": ("WIZARD_AI_MAX_BATCH", int),
+}
+
+LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+
+
+class PoolMetrics:
+    """Counters of the pool, readable as a dict (`snapshot`) or Prometheus text (`render`)."""
+
+    def __init__(self) -> None:
+        self.decisions: dict[tuple[str, str], int] = {}
+        self.inflight = 0
+        self.waiting = 0
+        self.worker_restarts = 0
+        self.batches = 0
+        self.batch_rows = 0
+        self.queue_seconds = [0] * (len(LATENCY_BUCKETS) + 1)
+        self.compute_seconds = [0] * (len(LATENCY_BUCKETS) + 1)
+        self.queue_sum = self.compute_sum = 0.0
+
+    def count(self, decision: Decision) -> None:
+        key = (decision.agent, decision.reason or "none")
+        self.decisions[key] = self.decisions.get(key, 0) + 1
+
+    def observe(self, queue_s: float, compute_s: float) -> None:
+        self.queue_seconds[bisect.bisect_left(LATENCY_BUCKETS, queue_s)] += 1
+        self.compute_seconds[bisect.bisect_left(LATENCY_BUCKETS, compute_s)] += 1
+        self.queue_sum += queue_s
+        self.compute_sum += compute_s
+
+    def fallbacks(self, reason: str | None = None) -> int:
+        """Decisions answered by the fallback (for one reason, or for all)."""
+        return sum(n for (_, why), n in self.decisions.items()
+                   if why != "none" and reason in (None, why))
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "decisions": {f"{agent}/{reason}": n for (agent, reason), n in self.decisions.items()},
+            "inflight": self.inflight,
+            "waiting": self.waiting,
+            "worker_restarts": self.worker_restarts,
+            "batches": self.batches,
+            "batch_rows": self.batch_rows,
+        }
+
+    def render(self, prefix: str = "wizard_pool") -> str:
+        """Prometheus text format, ready to append to the server's ``/metrics``."""
+        out = [f"# TYPE {prefix}_decisions_total counter"]
+        for (agent, reason), n in sorted(self.decisions.items()):
+            out.append(f'{prefix}_decisions_total{{agent="{agent}",reason="{reason}"}} {n}')
+        for name, value, kind in (("inflight", self.inflight, "gauge"),
+                                  ("waiting", self.waiting, "gauge"),
+                                  ("worker_restarts_total", self.worker_restarts, "counter"),
+                                  ("batches_total", self.batches, "counter"),
+                                  ("batch_rows_total", self.batch_rows, "counter")):
+            out += [f"# TYPE {prefix}_{name} {kind}", f"{prefix}_{name} {value}"]
+        for name, counts, total in (("queue_seconds", self.queue_seconds, self.queue_sum),
+                                    ("compute_seconds", self.compute_seconds, self.compute_sum)):
+            out.append(f"# TYPE {prefix}_{name} histogram")
+            running = 0
+            for bound, hits in zip((*LATENCY_BUCKETS, "+Inf"), counts, strict=True):
+                running += hits
+                out.append(f'{prefix}_{name}_bucket{{le="{bound}"}} {running}')
+            out += [f"{prefix}_{name}_sum {total!r}", f"{prefix}_{name}_count {running}"]
+        return "\n".join(out) + "\n"
+
+
+class _Waiting:
+    """One admitted request: what it needs for its row, and its future answer."""
+
+    __slots__ = ("arrived", "dispatched", "future", "request", "temperature", "uniform")
+
+    def __init__(self, request: DecisionRequest, future: asyncio.Future[Decision | str],
+                 arrived: float, temperature: float, uniform: float) -> None:
+        self.request = request
+        self.future = future
+        self.arrived = arrived
+        self.dispatched: float | None = None
+        self.temperature = temperature
+        self.uniform = uniform
+
+
+@dataclass(eq=False, slots=True)
+class _Buffer:
+    """Requests for one policy (or worker agent) waiting for a worker."""
+
+    kind: str  # "policy" or "agent"
+    name: str
+    capacity: int
+    items: list[_Waiting] = field(default_factory=list)
+    timer: asyncio.TimerHandle | None = None
+    ripe: bool = False  # the window has closed or the batch is full
+
+
+@dataclass(eq=False, slots=True)
+class _Batch:
+    buffer: _Buffer
+    items: list[_Waiting]
+    generation: int
+    dispatched: float
+
+
+class InferencePool:
+    """The pool `Decider`: ``await start()``, ``await decide(request)``, ``await close()``.
+
+    `decide` never raises for a pool problem and never waits past the
+    request's deadline (minus ``deadline_margin_ms``); it raises `ValueError`
+    only for an observation in which it is not the seat's turn.
+    """
+
+    def __init__(self, settings: PoolSettings | None = None,
+                 fallback: Agent | None = None) -> None:
+        self.settings = settings or PoolSettings()
+        self.fallback = fallback or HeuristicAgent()
+        self.metrics = PoolMetrics()
+        self.policies: frozenset[str] = frozenset()
+        self._executor: ProcessPoolExecutor | None = None
+        self._generation = 0
+        self._state = "new"  # new -> starting -> ready <-> restarting; -> closing -> closed
+        self._buffers: dict[tuple[str, str], _Buffer] = {}
+        self._running: set[_Batch] = set()
+        self._average_compute: dict[str, float] = {}
+        self._inline_agents: dict[str, Agent] = {}
+        self._warned: set[tuple[str, str]] = set()
+        self._restart: asyncio.Task[None] | None = None
+        self._drained = asyncio.Event()
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    @property
+    def ready(self) -> bool:
+        """True when workers are up with their policies loaded (the server's ``/readyz``)."""
+        return self._state == "ready"
+
+    async def start(self) -> None:
+        """Start the workers and wait until each has loaded the policies.
+
+        Raises `RuntimeError` when they do not come up within ``start_timeout_s``.
+        """
+        if self._state != "new":
+            return
+        self._state = "starting"
+        self._executor = self._new_executor()
+        if not await self._warm_up(self._generation):
+            await self._stop_workers()
+            self._state = "closed"
+            raise RuntimeError("inference pool workers did not start; see the log")
+        self._state = "ready"
+        log.info("pool_started", workers=self.settings.workers, policies=sorted(self.policies))
+
+    async def close(self) -> None:
+        """Answer every request in progress (by its deadline at the latest), then stop workers."""
+        if self._state in ("closing", "closed"):
+            return
+        self._state = "closing" if self._state == "ready" else "closed"
+        for buffer in self._buffers.values():
+            buffer.ripe = True
+        self._pump()
+        if self.metrics.inflight:
+            self._drained.clear()
+            try:
+                await asyncio.wait_for(self._drained.wait(), self.settings.max_wait_s)
+            except TimeoutError:
+                log.warning("pool_drain_timeout", inflight=self.metrics.inflight)
+        if self._restart is not None:
+            self._restart.cancel()
+        await self._stop_workers()
+        self._state = "closed"
+        log.info("pool_closed")
+
+    def worker_pids(self) -> list[int]:
+        """Process ids of the current workers (for operators and tests)."""
+        processes = getattr(self._executor, "_processes", None) or {}
+        return [pid for pid, process in processes.items() if process.is_alive()]
+
+    # -- deciding ------------------------------------------------------------------------
+
+    async def decide(self, request: DecisionRequest) -> Decision:
+        """The decision for ``request``; see the module docstring for who decides."""
+        arrived = time.monotonic()
+        observation = request.observation
+        require_turn(observation)
+        route = self._route(request.spec.agent)
+        if isinstance(route, Agent):
+            return self._inline(route, request)
+        if route is None or self._state not in ("ready", "restarting"):
+            return self._fallback(request, "error", arrived)
+        if request.deadline <= arrived:
+            return self._fallback(request, "expired", arrived)
+        temperature_, uniform = 0.0, 0.0
+        bot = request.spec.bot
+        if bot is not None and route.kind == "policy":
+            rng = bot.move_rng(request.spec.move_number)
+            if rng.random() < random_move_chance(bot.strength):  # as act_with_strength does
+                decision = Decision(rng.choice(observation.legal_actions), "random")
+                self.metrics.count(decision)
+                return decision
+            temperature_, uniform = temperature(bot.strength), rng.random()
+        settings = self.settings
+        if self.metrics.inflight >= settings.max_inflight:
+            return self._fallback(request, "overloaded", arrived)
+        if self._waiting_units() >= settings.degrade_queue:
+            return self._fallback(request, "queue", arrived)
+        deadline = min(request.deadline, arrived + settings.max_wait_s)
+        budget = deadline - arrived - settings.deadline_margin_ms / 1000.0
+        average = self._average_compute.get(route.name)
+        if budget <= 0.0 or (average is not None and average > (deadline - arrived) / 2):
+            return self._fallback(request, "slow", arrived)
+
+        item = _Waiting(request, asyncio.get_running_loop().create_future(), arrived,
+                        temperature_, uniform)
+        self._admit(route, item)
+        try:
+            outcome = await asyncio.wait_for(item.future, budget)
+        except TimeoutError:
+            outcome = self._timed_out(route, item)
+        finally:
+            self.metrics.inflight -= 1
+            if self.metrics.inflight == 0:
+                self._drained.set()
+        if isinstance(outcome, str):
+            return self._fallback(request, outcome, arrived, item.dispatched)
+        self.metrics.count(outcome)
+        return outcome
+
+    def _route(self, agent: str) -> _Buffer | Agent | None:
+        """The buffer an agent name is batched in, the agent decided inline, or None (unknown)."""
+        if agent in self.settings.worker_agents:
+            return self._buffer("agent", agent, 1)
+        if agent == "model" or agent.startswith(MODEL_PREFIX):
+            policy = agent[len(MODEL_PREFIX):] if agent != "model" else self.settings.default_model
+            if policy not in self.policies:
+                self._warn_once("pool_unknown_policy", agent)
+                return None
+            return self._buffer("policy", policy, self.settings.max_batch)
+        inline = self._inline_agents.get(agent)
+        if inline is None:
+            try:
+                inline = self._inline_agents[agent] = make_agent(agent)
+            except ValueError:
+                self._warn_once("pool_unknown_agent", agent)
+                return None
+        return inline
+
+    def _warn_once(self, event: str, agent: str) -> None:
+        if (event, agent) not in self._warned:
+            self._warned.add((event, agent))
+            log.warning(event, agent=agent, policies=sorted(self.policies), state=self._state)
+
+    def _buffer(self, kind: str, name: str, capacity: int) -> _Buffer:
+        buffer = self._buffers.get((kind, name))
+        if buffer is None:
+            buffer = self._buffers[(kind, name)] = _Buffer(kind, name, capacity)
+        return buffer
+
+    def _inline(self, agent: Agent, request: DecisionRequest) -> Decision:
+        start = time.perf_counter()
+        action, chosen_by = act_with_strength(agent, request.spec, request.observation)
+        decision = Decision(action, chosen_by, None, 0.0, (time.perf_counter() - start) * 1000)
+        self.metrics.count(decision)
+        return decision
+
+    def _fallback(self, request: DecisionRequest, reason: str, arrived: float,
+                  dispatched: float | None = None) -> Decision:
+        start = time.perf_counter()
+        action, chosen_by = act_with_strength(self.fallback, request.spec, request.observation)
+        queue_ms = ((dispatched or time.monotonic()) - arrived) * 1000
+        decision = Decision(action, chosen_by, reason, queue_ms,
+                            (time.perf_counter() - start) * 1000)
+        self.metrics.count(decision)
+        log.debug("pool_fallback", reason=reason, asked=request.spec.agent, agent=chosen_by,
+                  queue_ms=round(queue_ms, 2))
+        return decision
+
+    def _timed_out(self, buffer: _Buffer, item: _Waiting) -> str:
+        """The reason for a request whose time ran out: where it was decides which."""
+        if item.dispatched is not None:
+            self._kill_hung_workers()
+            return "slow"
+        buffer.items.remove(item)
+        self.metrics.waiting -= 1
+        return "worker_lost" if self._state == "restarting" else "expired"
+
+    # -- batching ------------------------------------------------------------------------
+
+    def _waiting_units(self) -> int:
+        return sum(-(-len(b.items) // b.capacity) for b in self._buffers.values())
+
+    def _admit(self, buffer: _Buffer, item: _Waiting) -> None:
+        self.metrics.inflight += 1
+        self.metrics.waiting += 1
+        buffer.items.append(item)
+        if len(buffer.items) >= buffer.capacity:
+            buffer.ripe = True
+            self._pump()
+        elif buffer.timer is None and not buffer.ripe:
+            loop = asyncio.get_running_loop()
+            buffer.timer = loop.call_later(self.settings.batch_window_ms / 1000.0,
+                                           self._window_closed, buffer)
+
+    def _window_closed(self, buffer: _Buffer) -> None:
+        buffer.timer = None
+        buffer.ripe = bool(buffer.items)
+        self._pump()
+
+    def _pump(self) -> None:
+        """Send ripe batches, oldest first, while a worker is free."""
+        if self._state not in ("ready", "closing"):
+            return
+        while len(self._running) < self.settings.workers:
+            ripe = [b for b in self._buffers.values() if b.ripe and b.items]
+            if not ripe:
+                return
+            buffer = min(ripe, key=lambda b: b.items[0].arrived)
+            items = buffer.items[:buffer.capacity]
+            del buffer.items[:buffer.capacity]
+            if not buffer.items:
+                buffer.ripe = False
+                if buffer.timer is not None:
+                    buffer.timer.cancel()
+                    buffer.timer = None
+            self._dispatch(buffer, items)
+
+    def _dispatch(self, buffer: _Buffer, items: list[_Waiting]) -> None:
+        assert self._executor is not None
+        now = time.monotonic()
+        self.metrics.waiting -= len(items)
+        for item in items:
+            item.dispatched = now
+        batch = _Batch(buffer, items, self._generation, now)
+        try:
+            if buffer.kind == "policy":
+                observations = [item.request.observation for item in items]
+                work = self._executor.submit(
+                    pool_worker.run_policy_batch, buffer.name, encode_batch(observations),
+                    ActionSpace.mask_batch(observations),
+                    np.array([item.temperature for item in items]),
+                    np.array([item.uniform for item in items]))
+            else:
+                request = items[0].request
+                work = self._executor.submit(pool_worker.run_agent, buffer.name, request.spec,
+                                             request.observation.to_dict())
+        except BrokenProcessPool:
+            self._resolve(items, "worker_lost")
+            self._worker_lost(batch.generation)
+            return
+        except Exception:
+            log.exception("pool_dispatch_error", agent=buffer.name)
+            self._resolve(items, "error")
+            return
+        self._running.add(batch)
+        self.metrics.batches += 1
+        self.metrics.batch_rows += len(items)
+        asyncio.wrap_future(work).add_done_callback(functools.partial(self._finished, batch))
+
+    def _finished(self, batch: _Batch, work: asyncio.Future[Any]) -> None:
+        self._running.discard(batch)
+        now = time.monotonic()
+        error = work.exception() if not work.cancelled() else BrokenProcessPool("cancelled")
+        if isinstance(error, BrokenProcessPool):
+            self._resolve(batch.items, "worker_lost")
+            self._worker_lost(batch.generation)
+        elif error is not None:
+            log.error("pool_worker_error", agent=batch.buffer.name, rows=len(batch.items),
+                      exc_info=error)
+            self._resolve(batch.items, "error")
+        else:
+            self._deliver(batch, work.result(), now)
+        self._pump()
+
+    def _deliver(self, batch: _Batch, result: Any, now: float) -> None:
+        elapsed = now - batch.dispatched
+        name = batch.buffer.name
+        previous = self._average_compute.get(name)
+        weight = self.settings.compute_average_weight
+        self._average_compute[name] = (
+            elapsed if previous is None else previous + weight * (elapsed - previous))
+        if batch.buffer.kind == "policy":
+            chosen, _ = result
+            answers: Iterable[tuple[Action, str]] = (
+                (ActionSpace.action(int(index)), MODEL_PREFIX + name) for index in chosen)
+        else:
+            index, chosen_by, _ = result
+            answers = [(ActionSpace.action(index), chosen_by)]
+        compute_ms = elapsed * 1000
+        for item, (action, agent) in zip(batch.items, answers, strict=True):
+            if item.future.done():  # its caller was already answered at its deadline
+                continue
+            queue_s = batch.dispatched - item.arrived
+            self.metrics.observe(queue_s, elapsed)
+            item.future.set_result(Decision(action, agent, None, queue_s * 1000, compute_ms))
+
+    @staticmethod
+    def _resolve(items: list[_Waiting], reason: str) -> None:
+        for item in items:
+            if not item.future.done():
+                item.future.set_result(reason)
+
+    # -- workers -------------------------------------------------------------------------
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        directory = self.settings.models_dir or str(models_dir())
+        return ProcessPoolExecutor(
+            self.settings.workers,
+            mp_context=multiprocessing.get_context("spawn"),  # no fork of a threaded loop
+            initializer=pool_worker.init_worker,
+            initargs=(directory, self.settings.worker_imports),
+        )
+
+    async def _warm_up(self, generation: int) -> bool:
+        """Wait until every worker of ``generation`` answers a ping; False when they do not."""
+        assert self._executor is not None
+        pings: list[Future[dict[str, Any]]] = [
+            self._executor.submit(pool_worker.ping) for _ in range(self.settings.workers)]
+        try:
+            answers = await asyncio.wait_for(
+                asyncio.gather(*(asyncio.wrap_future(p) for p in pings)),
+                self.settings.start_timeout_s)
+        except (TimeoutError, BrokenProcessPool) as exc:
+            log.error("pool_workers_not_ready", generation=generation, error=repr(exc))
+            return False
+        if generation != self._generation:
+            return False
+        self.policies = frozenset(answers[0]["policies"])
+        for stem, error in answers[0]["errors"].items():
+            log.warning("pool_policy_not_loaded", policy=stem, error=error)
+        return True
+
+    def _worker_lost(self, generation: int) -> None:
+        """A worker died: answer what it held (done by the caller), rebuild, serve again."""
+        if generation != self._generation or self._state not in ("ready", "closing"):
+            return
+        self.metrics.worker_restarts += 1
+        log.warning("pool_worker_lost", generation=generation,
+                    restarts=self.metrics.worker_restarts)
+        old = self._executor
+        self._running.clear()  # the old generation's batches fail on their own
+        if old is not None:
+            old.shutdown(wait=False, cancel_futures=True)
+        if self._state == "closing":
+            self._executor = None
+            return
+        self._generation += 1
+        self._state = "restarting"
+        self._executor = self._new_executor()
+        self._restart = asyncio.get_running_loop().create_task(self._rebuilt(self._generation))
+
+    async def _rebuilt(self, generation: int) -> None:
+        delay = 0.5
+        while not await self._warm_up(generation):
+            if generation != self._generation or self._state != "restarting":
+                return
+            await asyncio.sleep(delay)  # workers that crash at start: retry, not spin
+            delay = min(30.0, delay * 2)
+            if self._executor is not None:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._new_executor()
+        if self._state == "restarting" and generation == self._generation:
+            self._state = "ready"
+            log.info("pool_rebuilt", generation=generation)
+            self._pump()
+
+    def _kill_hung_workers(self) -> None:
+        """Workers stuck on one batch for ``hung_worker_s`` are killed, which rebuilds the pool."""
+        now = time.monotonic()
+        if any(now - b.dispatched > self.settings.hung_worker_s for b in self._running):
+            log.error("pool_worker_hung", seconds=self.settings.hung_worker_s)
+            for pid in self.worker_pids():
+                os.kill(pid, signal.SIGKILL)
+
+    async def _stop_workers(self) -> None:
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        stopping = asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        try:
+            await asyncio.wait_for(stopping, self.settings.close_timeout_s)
+        except TimeoutError:
+            log.warning("pool_workers_killed", pids=[p.pid for p in processes])
+            for process in processes:
+                process.kill()
+            for process in processes:
+                await asyncio.to_thread(process.join, self.settings.close_timeout_s)
+
+
+__all__ = ["ENV_VARIABLES", "FALLBACK_REASONS", "InferencePool", "PoolMetrics", "PoolSettings",
+           "default_workers"]

@@ -1,0 +1,140 @@
+"""The worker side of the inference pool: runs in each worker process, never on the loop.
+
+`init_worker` runs once per process: it limits numeric libraries to one thread,
+imports the modules that register extra agents, and loads every shipped ONNX
+policy once (one intra-op thread each). The loop then sends work as plain data:
+
+- `run_policy_batch`: features and legal-action masks already encoded on the
+  loop (cheaper than shipping observations: pickling one costs ~15× its
+  encoding), one ONNX call for the whole batch, masked choice per row with the
+  row's temperature and uniform draw (bot strength, reproducible from the seed);
+- `run_agent`: one observation (as ``Observation.to_dict()``) for an agent that
+  is too slow for the loop (search bots), through `act_with_strength`.
+
+Everything here is module-level and picklable by reference, as
+`concurrent.futures.ProcessPoolExecutor` requires.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from wizard.engine import Observation, action_index
+
+from .agents import Agent, make_agent
+from .decision import AgentSpec, act_with_strength
+from .policy import OnnxPolicy, PolicyError
+
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+
+_policies: dict[str, OnnxPolicy] = {}
+_load_errors: dict[str, str] = {}
+_agents: dict[str, Agent] = {}
+
+
+def init_worker(models_dir: str, imports: tuple[str, ...] = ()) -> None:
+    """Prepare a worker process: one thread per numeric library, every policy loaded once.
+
+    A policy file that cannot be loaded is skipped and reported by `ping`, so
+    one bad file does not take the other policies down with it.
+    """
+    for variable in THREAD_VARIABLES:
+        os.environ[variable] = "1"
+    # Ctrl-C reaches the whole process group; the server shuts the pool down itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for module in imports:
+        importlib.import_module(module)
+    _policies.clear()
+    _load_errors.clear()
+    directory = Path(models_dir)
+    for path in sorted(directory.glob("*.onnx")) if directory.is_dir() else ():
+        try:
+            policy = OnnxPolicy(path, threads=1)
+        except PolicyError as exc:
+            _load_errors[path.stem] = str(exc)
+            continue
+        _policies[policy.name] = policy
+
+
+def ping() -> dict[str, Any]:
+    """What this worker holds: ``{"pid", "policies", "errors"}`` (the pool's readiness check)."""
+    return {"pid": os.getpid(), "policies": sorted(_policies), "errors": dict(_load_errors)}
+
+
+def choose_rows(
+    logits: npt.NDArray[np.float32],
+    masks: npt.NDArray[np.bool_],
+    temperatures: npt.NDArray[np.float64],
+    uniforms: npt.NDArray[np.float64],
+) -> npt.NDArray[np.int64]:
+    """`wizard.ai.policy.choose` for a whole batch at once.
+
+    Row ``i`` takes the best legal action when ``temperatures[i] <= 0``, else
+    samples the softmax at that temperature with the draw ``uniforms[i]``.
+    Raises `ValueError` when a row has no legal action or the shapes disagree.
+    """
+    if logits.shape != masks.shape:
+        raise ValueError(f"policy logits have shape {logits.shape}, masks {masks.shape}")
+    if not masks.any(axis=1).all():
+        raise ValueError("a row without a legal action cannot be decided")
+    values = np.where(masks, logits.astype(np.float64), -np.inf)
+    best = np.argmax(values, axis=1)
+    sampled = temperatures > 0.0
+    if sampled.any():
+        rows = values[sampled]
+        scaled = (rows - rows.max(axis=1, keepdims=True)) / temperatures[sampled, None]
+        weights = np.exp(scaled)  # exp(-inf) = 0 for illegal actions
+        cumulative = np.cumsum(weights / weights.sum(axis=1, keepdims=True), axis=1)
+        # the first position whose cumulative share exceeds the draw; the sum is flat across
+        # illegal actions, so that position is always a legal one (as in `choose`)
+        picks = (cumulative <= uniforms[sampled, None]).sum(axis=1)
+        # a draw above the rounded total takes the last legal action, as `choose` does
+        last_legal = masks.shape[1] - 1 - np.argmax(masks[sampled][:, ::-1], axis=1)
+        best[sampled] = np.minimum(picks, last_legal)
+    return best.astype(np.int64)
+
+
+def run_policy_batch(
+    policy: str,
+    features: npt.NDArray[np.float32],
+    masks: npt.NDArray[np.bool_],
+    temperatures: npt.NDArray[np.float64],
+    uniforms: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.int64], float]:
+    """One ONNX call for a batch; returns the chosen action indices and the compute seconds.
+
+    Raises `KeyError` for a policy this worker did not load, and whatever the
+    policy raises (a wrong output shape is a `ValueError` from `choose_rows`).
+    """
+    start = time.perf_counter()
+    loaded = _policies.get(policy)
+    if loaded is None:
+        raise KeyError(f"policy {policy!r} is not loaded in this worker")
+    logits = loaded.logits(features)
+    chosen = choose_rows(logits, masks, temperatures, uniforms)
+    return chosen, time.perf_counter() - start
+
+
+def run_agent(agent: str, spec: AgentSpec, observation: dict[str, Any]) -> tuple[int, str, float]:
+    """An agent too slow for the loop decides one observation.
+
+    Returns the action index, the name of what chose it, and the compute seconds.
+    """
+    start = time.perf_counter()
+    player = _agents.get(agent)
+    if player is None:
+        player = _agents[agent] = make_agent(agent)
+    action, chosen_by = act_with_strength(player, spec, Observation.from_dict(observation))
+    return action_index(action), chosen_by, time.perf_counter() - start
+
+
+__all__ = ["THREAD_VARIABLES", "choose_rows", "init_worker", "ping", "run_agent",
+           "run_policy_batch"]
