@@ -1,0 +1,59 @@
+"""``wizard serve``: build `Settings` from flags and ``WIZARD_*`` variables, run uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .settings import FIELDS, Settings
+
+# uvicorn refuses larger frames itself (close 1009) before the app buffers them; frames
+# between the app's limit and this get the clearer ``error too_large`` first.
+WS_MAX_SIZE_FACTOR = 2
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the ``serve`` subcommand (one flag per `Settings` field)."""
+    parser = sub.add_parser(
+        "serve",
+        help="run the server (lobby, tables, websocket protocol, browser client)",
+        description="Run the Wizard online server. Every flag has a WIZARD_* variable; "
+                    "see docs/operations.md.",
+    )
+    for field in FIELDS:
+        parser.add_argument(field.flag, dest=field.name, type=field.parse, default=None,
+                            help=f"{field.help} (env {field.env})")
+    parser.set_defaults(handler=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Run uvicorn until SIGINT/SIGTERM; returns the exit status."""
+    import uvicorn
+
+    from .app import create_app
+    from .logging import configure_logging
+
+    try:
+        settings = Settings.from_env(overrides={f.name: getattr(args, f.name) for f in FIELDS})
+    except ValueError as exc:
+        print(f"wizard serve: {exc}", file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level, settings.log_format)
+    config = uvicorn.Config(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        ws_max_size=settings.max_message_bytes * WS_MAX_SIZE_FACTOR,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        timeout_graceful_shutdown=max(1, round(settings.shutdown_seconds)),
+        log_config=None,
+        access_log=False,
+        lifespan="on",
+        server_header=False,
+    )
+    uvicorn.Server(config).run()
+    return 0
+
+
+__all__ = ["register", "run_serve"]

@@ -1,0 +1,185 @@
+"""One websocket connection: an explicit lifecycle and a bounded send queue.
+
+Nothing in the server awaits a client: `Connection.send` encodes and queues
+the message at once, and a writer task drains the queue onto the socket. When
+a client reads so slowly that its queue fills up, it is disconnected (close
+code 1008) instead of holding anyone up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import itertools
+import time
+from typing import TYPE_CHECKING
+
+import structlog
+from starlette.websockets import WebSocket
+
+from .metrics import ServerMetrics
+from .protocol import ServerMessage, encode, message_tag
+
+if TYPE_CHECKING:
+    from .player import Player
+
+log = structlog.get_logger(__name__)
+
+CLOSE_NORMAL = 1000
+CLOSE_GOING_AWAY = 1001
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+
+
+class ConnectionState(enum.Enum):
+    """OPEN (accepted, anonymous) → IDENTIFIED (after ``hello``) → CLOSING → CLOSED."""
+
+    OPEN = "open"
+    IDENTIFIED = "identified"
+    CLOSING = "closing"
+    CLOSED = "closed"
+
+
+_ALLOWED: dict[ConnectionState, frozenset[ConnectionState]] = {
+    ConnectionState.OPEN: frozenset({ConnectionState.IDENTIFIED, ConnectionState.CLOSING,
+                                     ConnectionState.CLOSED}),
+    ConnectionState.IDENTIFIED: frozenset({ConnectionState.CLOSING, ConnectionState.CLOSED}),
+    ConnectionState.CLOSING: frozenset({ConnectionState.CLOSED}),
+    ConnectionState.CLOSED: frozenset(),
+}
+
+
+class BadTransitionError(RuntimeError):
+    """A lifecycle step that is not allowed from the current state (a server bug)."""
+
+
+_ids = itertools.count(1)
+
+
+class Connection:
+    """A client socket with its state, its player (once identified) and its send queue."""
+
+    def __init__(self, websocket: WebSocket, *, queue_size: int, metrics: ServerMetrics) -> None:
+        self.websocket = websocket
+        self.conn_id = next(_ids)
+        self.metrics = metrics
+        self.state = ConnectionState.OPEN
+        self.player: Player | None = None
+        self.spectating: set[str] = set()
+        self.wants_tables = False
+        self.opened_at = time.monotonic()
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self._writer: asyncio.Task[None] | None = None
+        self._close_code = CLOSE_NORMAL
+        self._close_reason = ""
+        self.log = log.bind(conn_id=self.conn_id)
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    def _move(self, new: ConnectionState) -> None:
+        if new not in _ALLOWED[self.state]:
+            raise BadTransitionError(
+                f"connection {self.conn_id}: {self.state.value} -> {new.value}")
+        self.state = new
+
+    @property
+    def is_open(self) -> bool:
+        return self.state in (ConnectionState.OPEN, ConnectionState.IDENTIFIED)
+
+    def start(self) -> None:
+        """Start the writer task (after the handshake was accepted)."""
+        self._writer = asyncio.get_running_loop().create_task(
+            self._write(), name=f"ws-writer-{self.conn_id}")
+
+    def identify(self, player: Player) -> None:
+        """OPEN → IDENTIFIED: this connection now speaks for ``player``."""
+        self._move(ConnectionState.IDENTIFIED)
+        self.player = player
+
+    def close(self, code: int = CLOSE_NORMAL, reason: str = "") -> None:
+        """Send what is queued, then close with ``code``. Does not wait; idempotent."""
+        if not self.is_open:
+            return
+        self._move(ConnectionState.CLOSING)
+        self._close_code, self._close_reason = code, reason
+        try:
+            self._queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self._abort()
+
+    def _abort(self) -> None:
+        """Close at once, dropping what is queued (the client does not read)."""
+        if self._writer is not None and self._writer is not asyncio.current_task():
+            self._writer.cancel()
+        self._writer = asyncio.get_running_loop().create_task(
+            self._close_socket(), name=f"ws-abort-{self.conn_id}")
+
+    def finished(self) -> None:
+        """The socket is gone (the reader saw the disconnect): stop the writer."""
+        if self.state is ConnectionState.CLOSED:
+            return
+        if self.state is not ConnectionState.CLOSING:
+            self._move(ConnectionState.CLOSING)
+        self._move(ConnectionState.CLOSED)
+        if self._writer is not None and self._writer is not asyncio.current_task():
+            self._writer.cancel()
+
+    async def wait_closed(self) -> None:
+        """Wait for the writer to finish (bounded by the caller)."""
+        if self._writer is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer
+
+    # --- sending --------------------------------------------------------------------------
+
+    def send(self, message: ServerMessage) -> None:
+        """Encode and queue ``message``; never waits."""
+        self.send_text(encode(message), message_tag(message))
+
+    def send_text(self, text: str, tag: str) -> None:
+        """Queue an already-encoded message (shared by many recipients)."""
+        if not self.is_open:
+            return
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.metrics.send_overflows.inc()
+            self.log.warning("send_queue_full_disconnect", queued=self._queue.qsize())
+            self._move(ConnectionState.CLOSING)
+            self._close_code, self._close_reason = CLOSE_POLICY, "send queue full"
+            self._abort()
+            return
+        self.metrics.messages_out.inc(tag)
+
+    async def _write(self) -> None:
+        ws = self.websocket
+        queue = self._queue
+        try:
+            while True:
+                text = await queue.get()
+                if text is None:
+                    break
+                await ws.send_text(text)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the peer went away mid-send
+            self.log.debug("send_failed", error=str(exc))
+            return
+        await self._close_socket()
+
+    async def _close_socket(self) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(
+                self.websocket.close(self._close_code, self._close_reason), timeout=2.0)
+
+
+__all__ = [
+    "CLOSE_GOING_AWAY",
+    "CLOSE_NORMAL",
+    "CLOSE_POLICY",
+    "CLOSE_TOO_BIG",
+    "BadTransitionError",
+    "Connection",
+    "ConnectionState",
+]

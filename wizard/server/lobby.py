@@ -1,0 +1,197 @@
+"""The lobby: players by token, the table index, coalesced ``tables`` broadcasts, cleanup.
+
+>>> # Lobby(services) is built by the app; see wizard.server.app.create_app
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+import structlog
+
+from wizard.engine import GameOptions
+
+from .connection import Connection
+from .player import Player
+from .protocol import ErrorCode, ProtocolError, TableInfo, Tables, Welcome, encode
+from .table import Table, TableServices, TableStatus
+
+log = structlog.get_logger(__name__)
+
+
+class Lobby:
+    """Everything the server knows at one time: players, tables and who watches the list."""
+
+    def __init__(self, services: TableServices) -> None:
+        self.services = services
+        services.changed = self._table_changed
+        services.closed = self._table_closed
+        self.players_by_token: dict[str, Player] = {}
+        self.tables: dict[str, Table] = {}
+        self.list_watchers: set[Connection] = set()
+        self._tables_dirty = False
+        self._tables_flush: asyncio.TimerHandle | None = None
+        self._last_flush = 0.0
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # --- players --------------------------------------------------------------------------
+
+    async def identify(self, connection: Connection, name: str, token: str | None) -> Player:
+        """``hello``: a new player, or the one that owns ``token``, back on its tables."""
+        name = name.strip()
+        if not name:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "name must not be blank")
+        if token is not None:
+            player = self.players_by_token.get(token)
+            if player is None:
+                raise ProtocolError(ErrorCode.UNKNOWN_TOKEN,
+                                    "this token is not known here; say hello without one")
+            player.name = name
+        else:
+            player = Player(name)
+            self.players_by_token[player.token] = player
+        connection.identify(player)
+        player.connections.add(connection)
+        player.last_seen = time.monotonic()
+        log.info("player_identified", player_id=player.player_id, conn_id=connection.conn_id,
+                 returning=token is not None)
+        connection.send(Welcome(player.player_id, player.name, player.token))
+        for table_id in sorted(player.tables):
+            table = self.tables.get(table_id)
+            if table is not None:
+                await table.player_connected(player, connection)
+        return player
+
+    async def connection_closed(self, connection: Connection) -> None:
+        """Forget a closed connection; a player whose last connection closed starts grace."""
+        self.list_watchers.discard(connection)
+        for table_id in tuple(connection.spectating):
+            table = self.tables.get(table_id)
+            if table is not None:
+                table.connection_closed(connection)
+        player = connection.player
+        if player is None:
+            return
+        player.connections.discard(connection)
+        player.last_seen = time.monotonic()
+        if player.connected:
+            return
+        for table_id in tuple(player.tables):
+            table = self.tables.get(table_id)
+            if table is not None:
+                await table.player_disconnected(player)
+
+    # --- tables ---------------------------------------------------------------------------
+
+    def table(self, table_id: str) -> Table:
+        """The open table ``table_id``; raises `ProtocolError` ``no_such_table``."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise ProtocolError(ErrorCode.NO_SUCH_TABLE, f"no table {table_id!r}")
+        return table
+
+    async def create_table(self, host: Player, *, players: int, options: GameOptions,
+                           private: bool, turn_seconds: int | None) -> Table:
+        """A new table with ``host`` in seat 0."""
+        table = Table(self.services, players=players, options=options, private=private,
+                      turn_seconds=(self.services.settings.turn_seconds if turn_seconds is None
+                                    else turn_seconds))
+        self.tables[table.table_id] = table
+        table.log.info("table_created", host=host.player_id, players=players, private=private)
+        await table.join(host, 0)
+        return table
+
+    def public_tables(self) -> list[TableInfo]:
+        """Listed tables: every table that is not private, oldest first."""
+        return [t.info() for t in self.tables.values() if not t.private]
+
+    def counts_by_status(self) -> dict[str, int]:
+        counts = {status.value: 0 for status in TableStatus if status is not TableStatus.CLOSED}
+        for table in self.tables.values():
+            counts[table.status.value] = counts.get(table.status.value, 0) + 1
+        return counts
+
+    def watch_tables(self, connection: Connection) -> None:
+        """``list_tables``: send the list now and again whenever it changes."""
+        self.list_watchers.add(connection)
+        connection.send(Tables(self.public_tables()))
+
+    def _table_changed(self, table: Table) -> None:
+        if not table.private:
+            self._mark_tables_dirty()
+
+    def _table_closed(self, table: Table) -> None:
+        self.tables.pop(table.table_id, None)
+        if not table.private:
+            self._mark_tables_dirty()
+
+    def _mark_tables_dirty(self) -> None:
+        """Coalesce: at most one ``tables`` broadcast per ``tables_broadcast_seconds``."""
+        if not self.list_watchers:
+            return
+        self._tables_dirty = True
+        if self._tables_flush is not None:
+            return
+        interval = self.services.settings.tables_broadcast_seconds
+        delay = max(0.0, self._last_flush + interval - time.monotonic())
+        self._tables_flush = asyncio.get_running_loop().call_later(delay, self._flush_tables)
+
+    def _flush_tables(self) -> None:
+        self._tables_flush = None
+        if not self._tables_dirty:
+            return
+        self._tables_dirty = False
+        self._last_flush = time.monotonic()
+        text = encode(Tables(self.public_tables()))
+        for connection in tuple(self.list_watchers):
+            connection.send_text(text, "tables")
+
+    # --- housekeeping ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the sweeper that closes idle tables and forgets long-gone players."""
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever(),
+                                                               name="lobby-sweeper")
+
+    async def _sweep_forever(self) -> None:
+        interval = min(10.0, max(0.05, self.services.settings.idle_close_seconds / 4))
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.sweep(time.monotonic())
+            except Exception:
+                log.exception("sweep_failed")
+
+    async def sweep(self, now: float) -> None:
+        """Close tables without a connected player for ``idle_close_seconds``; forget players
+        with no connection and no table for as long."""
+        limit = self.services.settings.idle_close_seconds
+        for table in tuple(self.tables.values()):
+            if table.has_connected_human():
+                table.idle_since = None
+            elif table.idle_since is None:
+                table.idle_since = now
+            elif now - table.idle_since >= limit:
+                await table.close("idle")
+        for token, player in tuple(self.players_by_token.items()):
+            if not player.connected and not player.tables and now - player.last_seen >= limit:
+                del self.players_by_token[token]
+
+    async def close(self) -> None:
+        """Stop the sweeper and every table's pending turn (shutdown)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        if self._tables_flush is not None:
+            self._tables_flush.cancel()
+        for table in tuple(self.tables.values()):
+            table.turns.cancel()
+            for seat in table.seats:
+                if seat.grace is not None:
+                    seat.grace.cancel()
+
+
+__all__ = ["Lobby"]

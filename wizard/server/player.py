@@ -1,0 +1,61 @@
+"""A human player: public id, name, secret token, open connections and tables.
+
+The token is the player's identity for reconnecting. It is sent to its owner
+in ``welcome`` and nowhere else: not in any other message, not in logs, not
+in ``/api`` (``repr`` leaves it out too).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import TYPE_CHECKING
+
+from .protocol import ServerMessage, encode, message_tag
+
+if TYPE_CHECKING:
+    from .connection import Connection
+
+
+def new_token() -> str:
+    """A fresh reconnect token: 192 random bits, URL-safe text."""
+    return secrets.token_urlsafe(24)
+
+
+def new_player_id() -> str:
+    """A public player id, e.g. ``p_3f9a1c0b7d2e``."""
+    return "p_" + secrets.token_hex(6)
+
+
+class Player:
+    """A person known to the server; may have several connections (tabs) or none."""
+
+    __slots__ = ("connections", "last_seen", "name", "player_id", "tables", "token")
+
+    def __init__(self, name: str, *, player_id: str | None = None,
+                 token: str | None = None) -> None:
+        self.player_id = player_id or new_player_id()
+        self.name = name
+        self.token = token or new_token()
+        self.connections: set[Connection] = set()
+        self.tables: set[str] = set()
+        self.last_seen = time.monotonic()
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.connections)
+
+    def send(self, message: ServerMessage) -> None:
+        """Queue ``message`` on every connection of this player (encoded once)."""
+        if self.connections:
+            self.send_text(encode(message), message_tag(message))
+
+    def send_text(self, text: str, tag: str) -> None:
+        for connection in tuple(self.connections):
+            connection.send_text(text, tag)
+
+    def __repr__(self) -> str:
+        return f"Player(player_id={self.player_id!r}, name={self.name!r})"
+
+
+__all__ = ["Player", "new_player_id", "new_token"]
