@@ -234,9 +234,11 @@ class Table:
                 humans = self.humans()
                 self.host = humans[0] if humans else None
             if not self.humans():
+                player.send(TableClosed(self.table_id, "empty"))
                 self._close("empty")
                 return
             self._seats_changed()
+            player.send(self.info())  # the leaver's last view of the table
             if self.status is TableStatus.PLAYING:
                 self.turns.schedule()
 
@@ -331,9 +333,9 @@ class Table:
         """``player`` plays ``action``; raises `ProtocolError` with the engine's code if refused."""
         async with self.lock:
             self._require_open()
+            seat = self._require_seated(player)
             if self.game is None or self.status is TableStatus.WAITING:
                 raise ProtocolError(ErrorCode.NOT_STARTED, "the game has not started")
-            seat = self._require_seated(player)
             await self._apply(seat.index, action, by="player")
 
     async def propose(self, v: int, seat_index: int, action: Action, *, by: str,

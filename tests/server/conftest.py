@@ -1,0 +1,115 @@
+"""Shared fixtures of the server tests: an app in a TestClient and a bounded ws client."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import anyio
+import pytest
+
+from starlette.exceptions import StarletteDeprecationWarning
+
+with warnings.catch_warnings():
+    # starlette 1.x asks for httpx2; the testclient works the same with httpx
+    warnings.simplefilter("ignore", StarletteDeprecationWarning)
+    from starlette.testclient import TestClient
+
+from wizard.ai.decision import Decider
+from wizard.server.app import ServerState, create_app
+from wizard.server.settings import Settings
+
+from .driver import Recorder
+
+TIMEOUT = 10.0
+
+
+def fast_settings(**changes: Any) -> Settings:
+    """Fast settings: bots answer at once, no tables broadcast delay."""
+    base = Settings(bot_delay=0, turn_seconds=0, tables_broadcast_seconds=0.05,
+                    log_level="warning")
+    return base.replace(**changes)
+
+
+class WsClient(Recorder):
+    """A TestClient websocket whose every receive is bounded in time."""
+
+    def __init__(self, session: Any, label: str = "") -> None:
+        super().__init__(label)
+        self.session = session
+
+    def send(self, message: dict[str, Any] | str | bytes) -> None:
+        if isinstance(message, bytes):
+            self.session.send_bytes(message)
+        elif isinstance(message, str):
+            self.session.send_text(message)
+        else:
+            self.session.send_json(message)
+
+    def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        session = self.session
+
+        async def receive() -> Any:
+            with anyio.fail_after(timeout):
+                return await session._send_rx.receive()
+
+        raw = session.portal.call(receive)
+        if raw["type"] == "websocket.close":
+            return self.record_close(raw.get("code", 1000))
+        return self.record(raw["text"])
+
+
+class Harness:
+    """A running app and the clients connected to it."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self._sessions: list[Any] = []
+
+    @property
+    def server(self) -> ServerState:
+        state: ServerState = self.client.app.state.server  # type: ignore[attr-defined]
+        return state
+
+    def connect(self, label: str = "") -> WsClient:
+        context = self.client.websocket_connect("/ws")
+        session = context.__enter__()
+        self._sessions.append(context)
+        return WsClient(session, label)
+
+    def player(self, name: str) -> WsClient:
+        ws = self.connect(name)
+        ws.hello(name)
+        return ws
+
+    def close_all(self) -> None:
+        for context in reversed(self._sessions):
+            try:
+                context.__exit__(None, None, None)
+            except Exception:  # a session the server already closed
+                pass
+        self._sessions.clear()
+
+
+@pytest.fixture
+def make_harness() -> Iterator[Callable[..., Harness]]:
+    """``make_harness(**settings)`` → a started app; everything is closed after the test."""
+    opened: list[tuple[TestClient, Harness]] = []
+
+    def make(decider: Decider | None = None, **changes: Any) -> Harness:
+        client = TestClient(create_app(fast_settings(**changes), decider=decider))
+        client.__enter__()
+        harness = Harness(client)
+        opened.append((client, harness))
+        return harness
+
+    yield make
+    for client, harness in reversed(opened):
+        harness.close_all()
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def harness(make_harness: Callable[..., Harness]) -> Harness:
+    return make_harness()
