@@ -58,6 +58,27 @@ FALLBACK_REASONS = ("overloaded", "queue", "slow", "expired", "error", "worker_l
 MODEL_PREFIX = "model:"
 
 
+#: (random-move chance, softmax temperature) for each integer strength 0-100
+_STRENGTH_TABLE = tuple((random_move_chance(s), temperature(s)) for s in range(101))
+
+
+def strength_draws(request: DecisionRequest) -> tuple[Action | None, float, float]:
+    """The bot-strength draws of a policy decision, exactly as `act_with_strength` makes them.
+
+    Returns a random legal action (the bot plays a random move this time), or
+    None with the softmax temperature and the uniform draw for `choose`. Without
+    bot settings: None, temperature 0 (the policy's best action), draw 0.
+    """
+    bot = request.spec.bot
+    if bot is None:
+        return None, 0.0, 0.0
+    rng = bot.move_rng(request.spec.move_number)
+    chance, temp = _STRENGTH_TABLE[min(100, max(0, bot.strength))]
+    if rng.random() < chance:
+        return rng.choice(request.observation.legal_actions), 0.0, 0.0
+    return None, temp, rng.random()
+
+
 def default_workers() -> int:
     """CPU count − 1, at least 1: the event loop keeps a core."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -297,9 +318,32 @@ class InferencePool:
 
     async def decide(self, request: DecisionRequest) -> Decision:
         """The decision for ``request``; see the module docstring for who decides."""
+        admitted = self._admit_or_answer(request)
+        if isinstance(admitted, Decision):
+            await asyncio.sleep(0)  # a storm of instant answers still lets the loop breathe
+            return admitted
+        buffer, item, budget = admitted
+        loop = asyncio.get_running_loop()
+        timer = loop.call_at(loop.time() + budget, self._time_up, buffer, item)
+        try:
+            outcome = await item.future
+        finally:
+            timer.cancel()
+            self._forget(buffer, item)  # only does something for a cancelled caller
+            self.metrics.inflight -= 1
+            if self.metrics.inflight == 0:
+                self._drained.set()
+        if isinstance(outcome, str):
+            return self._fallback(request, outcome, item.arrived, item.dispatched)
+        self.metrics.count(outcome)
+        return outcome
+
+    def _admit_or_answer(
+        self, request: DecisionRequest
+    ) -> Decision | tuple[_Buffer, _Waiting, float]:
+        """Check every bound on the loop: an answer at once, or the admitted request and budget."""
         arrived = time.monotonic()
-        observation = request.observation
-        require_turn(observation)
+        require_turn(request.observation)
         route = self._route(request.spec.agent)
         if isinstance(route, Agent):
             return self._inline(route, request)
@@ -308,14 +352,12 @@ class InferencePool:
         if request.deadline <= arrived:
             return self._fallback(request, "expired", arrived)
         temperature_, uniform = 0.0, 0.0
-        bot = request.spec.bot
-        if bot is not None and route.kind == "policy":
-            rng = bot.move_rng(request.spec.move_number)
-            if rng.random() < random_move_chance(bot.strength):  # as act_with_strength does
-                decision = Decision(rng.choice(observation.legal_actions), "random")
+        if route.kind == "policy":
+            random_action, temperature_, uniform = strength_draws(request)
+            if random_action is not None:
+                decision = Decision(random_action, "random")
                 self.metrics.count(decision)
                 return decision
-            temperature_, uniform = temperature(bot.strength), rng.random()
         settings = self.settings
         if self.metrics.inflight >= settings.max_inflight:
             return self._fallback(request, "overloaded", arrived)
@@ -326,22 +368,10 @@ class InferencePool:
         average = self._average_compute.get(route.name)
         if budget <= 0.0 or (average is not None and average > (deadline - arrived) / 2):
             return self._fallback(request, "slow", arrived)
-
         item = _Waiting(request, asyncio.get_running_loop().create_future(), arrived,
                         temperature_, uniform)
         self._admit(route, item)
-        try:
-            outcome = await asyncio.wait_for(item.future, budget)
-        except TimeoutError:
-            outcome = self._timed_out(route, item)
-        finally:
-            self.metrics.inflight -= 1
-            if self.metrics.inflight == 0:
-                self._drained.set()
-        if isinstance(outcome, str):
-            return self._fallback(request, outcome, arrived, item.dispatched)
-        self.metrics.count(outcome)
-        return outcome
+        return route, item, budget
 
     def _route(self, agent: str) -> _Buffer | Agent | None:
         """The buffer an agent name is batched in, the agent decided inline, or None (unknown)."""
@@ -392,14 +422,24 @@ class InferencePool:
                   queue_ms=round(queue_ms, 2))
         return decision
 
-    def _timed_out(self, buffer: _Buffer, item: _Waiting) -> str:
-        """The reason for a request whose time ran out: where it was decides which."""
+    def _time_up(self, buffer: _Buffer, item: _Waiting) -> None:
+        """The request's time ran out: where it was decides the reason."""
+        if item.future.done():
+            return
         if item.dispatched is not None:
             self._kill_hung_workers()
-            return "slow"
-        buffer.items.remove(item)
-        self.metrics.waiting -= 1
-        return "worker_lost" if self._state == "restarting" else "expired"
+            item.future.set_result("slow")
+        else:
+            item.future.set_result("worker_lost" if self._state == "restarting" else "expired")
+
+    def _forget(self, buffer: _Buffer, item: _Waiting) -> None:
+        """Take an answered request that never left its buffer out of it."""
+        if item.dispatched is None:
+            try:
+                buffer.items.remove(item)
+            except ValueError:
+                return
+            self.metrics.waiting -= 1
 
     # -- batching ------------------------------------------------------------------------
 
@@ -605,4 +645,4 @@ class InferencePool:
 
 
 __all__ = ["ENV_VARIABLES", "FALLBACK_REASONS", "InferencePool", "PoolMetrics", "PoolSettings",
-           "default_workers"]
+           "default_workers", "strength_draws"]

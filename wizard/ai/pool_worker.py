@@ -85,20 +85,23 @@ def choose_rows(
         raise ValueError(f"policy logits have shape {logits.shape}, masks {masks.shape}")
     if not masks.any(axis=1).all():
         raise ValueError("a row without a legal action cannot be decided")
-    values = np.where(masks, logits.astype(np.float64), -np.inf)
-    best = np.argmax(values, axis=1)
-    sampled = temperatures > 0.0
-    if sampled.any():
-        rows = values[sampled]
-        scaled = (rows - rows.max(axis=1, keepdims=True)) / temperatures[sampled, None]
-        weights = np.exp(scaled)  # exp(-inf) = 0 for illegal actions
-        cumulative = np.cumsum(weights / weights.sum(axis=1, keepdims=True), axis=1)
-        # the first position whose cumulative share exceeds the draw; the sum is flat across
-        # illegal actions, so that position is always a legal one (as in `choose`)
-        picks = (cumulative <= uniforms[sampled, None]).sum(axis=1)
-        # a draw above the rounded total takes the last legal action, as `choose` does
-        last_legal = masks.shape[1] - 1 - np.argmax(masks[sampled][:, ::-1], axis=1)
-        best[sampled] = np.minimum(picks, last_legal)
+    values = np.where(masks, logits, -np.inf)
+    best = values.argmax(axis=1)
+    sampled = np.flatnonzero(temperatures > 0.0)
+    if sampled.size:
+        rows = values[sampled].astype(np.float64)
+        rows -= rows.max(axis=1, keepdims=True)
+        rows /= temperatures[sampled, None]
+        np.exp(rows, out=rows)  # exp(-inf) = 0: illegal actions get no weight
+        np.cumsum(rows, axis=1, out=rows)
+        # the first position whose cumulative weight exceeds the draw's share of the total;
+        # the sum is flat across illegal actions, so that position is a legal one (as in
+        # `choose`, which normalises first: the same pick but for rounding at a boundary)
+        picks = (rows <= uniforms[sampled, None] * rows[:, -1:]).sum(axis=1)
+        over = np.flatnonzero(picks >= masks.shape[1])
+        for row in over:  # a draw that rounds to the total takes the last legal action
+            picks[row] = np.flatnonzero(masks[sampled[row]])[-1]
+        best[sampled] = picks
     return best.astype(np.int64)
 
 
