@@ -116,7 +116,7 @@ def action_from_dict(data: Any) -> Action:
     if not isinstance(data, dict):
         raise ValueError(f"action must be an object, got {type(data).__name__}")
     kind = data.get("type")
-    if kind not in _FIELDS:
+    if not isinstance(kind, str) or kind not in _FIELDS:  # an unhashable type is no TypeError
         raise ValueError(f"action type must be one of bid, play, trump; got {kind!r}")
     expected = {"type", *_FIELDS[kind]}
     missing = expected - data.keys()
