@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import anyio
 import pytest
-
 from starlette.exceptions import StarletteDeprecationWarning
 
 with warnings.catch_warnings():
@@ -85,10 +85,8 @@ class Harness:
 
     def close_all(self) -> None:
         for context in reversed(self._sessions):
-            try:
+            with contextlib.suppress(Exception):  # a session the server already closed
                 context.__exit__(None, None, None)
-            except Exception:  # a session the server already closed
-                pass
         self._sessions.clear()
 
 

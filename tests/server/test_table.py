@@ -19,15 +19,15 @@ def play_to_end(clients: list[WsClient], table_id: str, timeout: float = 60.0) -
     lead = clients[0]
     seen = 0
     while True:
-        update = lead.wait_for(lambda m: m["type"] == "update" and m["table_id"] == table_id
-                               and m["v"] > seen, timeout)
+        update = lead.wait_for(lambda m, seen=seen: m["type"] == "update"
+                               and m["table_id"] == table_id and m["v"] > seen, timeout)
         seen = update["v"]
         if finished(update, table_id):
             break
         mover = by_seat.get(update["observation"]["current_player"])
         if mover is not None:
             mine = update if mover is lead else mover.wait_for(
-                lambda m: m["type"] == "update" and m["table_id"] == table_id
+                lambda m, seen=seen: m["type"] == "update" and m["table_id"] == table_id
                 and m["v"] == seen, timeout)
             mover.send(act_message(mine))
     for client in clients[1:]:
@@ -104,6 +104,9 @@ def test_an_update_equals_the_engine_view_of_that_seat(harness: Harness) -> None
                                      and m["v"] == v)
         assert spectator["observation"] == game.observation(None).to_dict()
         clients[mover].send(act_message(update))
+        applied = clients[mover].wait_for(lambda m, v=update["v"]: m["type"] == "update"
+                                          and m["v"] == v + 1)
+        clients[mover].unread.insert(0, applied)  # the server has moved on: read it again
 
 
 def test_reconnect_with_the_token_mid_game_and_sync(harness: Harness) -> None:

@@ -1,0 +1,81 @@
+"""HTTP endpoints, the lifespan, idle closing and stale bot proposals."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from wizard.engine import Bid
+
+from .conftest import Harness
+from .driver import my_turn
+
+
+def test_http_endpoints(harness: Harness) -> None:
+    client = harness.client
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert client.get("/readyz").json() == {"ready": True, "decider": True, "store": True}
+    page = client.get("/")
+    assert page.status_code == 200 and "Wizard online" in page.text
+    assert client.get("/static/index.html").status_code == 200
+    assert client.get("/api/tables").json() == {"type": "tables", "tables": []}
+    ann = harness.player("Ann")
+    ann.ok({"type": "play_bots", "players": 3})
+    ann.send("garbage")
+    ann.wait_for(lambda m: m["type"] == "error")
+    metrics = client.get("/metrics")
+    assert metrics.headers["content-type"].startswith("text/plain")
+    text = metrics.text
+    for line in ('wizard_connections 1', 'wizard_tables{status="playing"} 1',
+                 'wizard_errors_total{code="bad_json"} 1',
+                 'wizard_messages_in_total{type="play_bots"} 1',
+                 'wizard_games_started_total 1', 'wizard_ready 1'):
+        assert line in text, line
+    assert "wizard_event_loop_lag_seconds" in text and "wizard_decisions_total" in text
+
+
+def test_readyz_is_503_after_shutdown(make_harness: Callable[..., Harness]) -> None:
+    harness = make_harness()
+    state = harness.server
+    harness.client.__exit__(None, None, None)
+    assert not state.ready
+    harness.client.__enter__()
+    assert state.ready
+
+
+def test_a_table_without_a_connected_player_is_closed_after_the_idle_time(
+        harness: Harness) -> None:
+    ann = harness.player("Ann")
+    ann.ok({"type": "create_table", "players": 3})
+    table_id = next(m for m in ann.messages if m["type"] == "table")["table_id"]
+    lobby = harness.server.lobby
+    harness.close_all()
+    limit = harness.server.settings.idle_close_seconds
+    harness.client.portal.call(lobby.sweep, 1000.0)
+    harness.client.portal.call(lobby.sweep, 1000.0 + limit - 1)
+    assert table_id in lobby.tables
+    harness.client.portal.call(lobby.sweep, 1000.0 + limit)
+    assert table_id not in lobby.tables
+    assert lobby.players_by_token  # Ann was seen just now; she is forgotten only later
+    harness.client.portal.call(lobby.sweep, 1e12)
+    assert not lobby.players_by_token
+
+
+def test_a_proposal_for_an_old_version_is_dropped(harness: Harness) -> None:
+    ann = harness.player("Ann")
+    ann.ok({"type": "play_bots", "players": 3, "turn_seconds": 0})
+    table_id = next(m for m in ann.messages if m["type"] == "table")["table_id"]
+    turn = ann.wait_for(lambda m: my_turn(m, table_id))
+    table = harness.server.lobby.table(table_id)
+
+    async def propose(v: int) -> bool:
+        action = Bid(turn["observation"]["legal_actions"][0]["value"])
+        return await asyncio.wait_for(table.propose(v, 0, action, by="timeout",
+                                                    auto_reason="timeout"), 5)
+
+    assert not harness.client.portal.call(propose, turn["v"] - 1)
+    assert harness.server.metrics.stale_proposals.get() == 1
+    assert table.v == turn["v"]
+    assert harness.client.portal.call(propose, turn["v"])
+    applied = ann.wait_for(lambda m: m["type"] == "update" and m["v"] == turn["v"] + 1)
+    assert applied["events"][0] == {"type": "auto_played", "player": 0, "reason": "timeout"}

@@ -1,0 +1,51 @@
+"""Settings: environment, flags, validation, and the CLI built from the same table."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from wizard.server.cli import register
+from wizard.server.settings import FIELDS, Settings
+
+
+def test_defaults() -> None:
+    settings = Settings()
+    assert (settings.port, settings.max_message_bytes, settings.turn_seconds) == (8000, 8192, 60)
+    assert settings.db_path == "./data/wizard.db" and settings.ai_workers >= 1
+    assert settings.disconnect_grace_seconds == 30 and settings.idle_close_seconds == 600
+
+
+def test_environment_then_flags() -> None:
+    env = {"WIZARD_PORT": "9001", "WIZARD_BOT_DELAY": "0", "WIZARD_DB": ":memory:",
+           "WIZARD_LOG_FORMAT": "console"}
+    settings = Settings.from_env(env, {"port": 9002, "host": None})
+    assert (settings.port, settings.bot_delay, settings.db_path) == (9002, 0.0, ":memory:")
+    assert settings.host == "127.0.0.1" and settings.log_format == "console"
+
+
+@pytest.mark.parametrize(("env", "name"), [
+    ({"WIZARD_PORT": "eighty"}, "WIZARD_PORT"),
+    ({"WIZARD_LOG_FORMAT": "xml"}, "WIZARD_LOG_FORMAT"),
+    ({"WIZARD_LOG_LEVEL": "loud"}, "WIZARD_LOG_LEVEL"),
+])
+def test_a_bad_value_names_its_variable(env: dict[str, str], name: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        Settings.from_env(env)
+
+
+def test_out_of_range_values_are_refused() -> None:
+    with pytest.raises(ValueError, match="turn_seconds"):
+        Settings(turn_seconds=-1)
+    with pytest.raises(ValueError, match="max_message_bytes"):
+        Settings(max_message_bytes=10)
+
+
+def test_every_setting_has_a_flag_and_a_variable() -> None:
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    args = parser.parse_args(["serve", "--port", "1234", "--bot-delay", "0"])
+    assert (args.port, args.bot_delay, args.host) == (1234, 0.0, None)
+    assert len({f.env for f in FIELDS}) == len(FIELDS) == len(Settings.__dataclass_fields__)
+    assert all(f.env.startswith("WIZARD_") and f.flag.startswith("--") for f in FIELDS)
