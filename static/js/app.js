@@ -1,0 +1,184 @@
+// Entry point: name, connection (hello with the saved token), connection state, routing.
+
+import {h, mount, toast} from "./dom.js";
+import {GamesView, ReplayView} from "./replay.js";
+import {LobbyView} from "./lobby.js";
+import {Socket} from "./socket.js";
+import {Store} from "./state.js";
+import {TableView} from "./table.js";
+
+const NAME_KEY = "wizard.name";
+const TOKEN_KEY = "wizard.token";
+
+const main = document.getElementById("main");
+const connBox = document.getElementById("conn");
+const meButton = document.getElementById("me");
+
+const store = new Store();
+const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+const socket = new Socket(wsUrl);
+let identified = false;
+let everIdentified = false;
+let current = null; // {key, view}
+let reconnectedTimer = null;
+
+const ctx = {
+  store,
+  socket,
+  navigate(hash) {
+    if (location.hash === hash) route();
+    else location.hash = hash;
+  },
+  /** A request whose refusal is shown to the player; resolves to null when refused. */
+  async ask(message, {quiet = []} = {}) {
+    try {
+      return await socket.request(message);
+    } catch (err) {
+      if (!quiet.includes(err.code)) toast(err.message || String(err), "error");
+      throw err;
+    }
+  },
+};
+window.__wizard = ctx; // for debugging in the console
+
+function setConnState(state, text) {
+  connBox.dataset.state = state;
+  connBox.querySelector(".conn-text").textContent = text;
+}
+
+socket.addEventListener("status", (event) => {
+  const {state} = event.detail;
+  if (state === "reconnecting") {
+    identified = false;
+    store.connectionLost();
+    setConnState("reconnecting", "Reconnecting…");
+  } else if (state === "open") {
+    setConnState("connecting", everIdentified ? "Reconnecting…" : "Connecting…");
+  }
+});
+
+socket.addEventListener("open", () => hello());
+socket.addEventListener("message", (event) => store.handle(event.detail));
+store.onGap = (tableId) => {
+  socket.request({type: "sync", table_id: tableId}).catch(() => {});
+};
+store.addEventListener("change", (event) => {
+  const d = event.detail;
+  if (d.what === "me" && store.me) {
+    localStorage.setItem(TOKEN_KEY, store.me.token);
+    meButton.hidden = false;
+    meButton.textContent = store.me.name;
+  } else if (d.what === "closed") {
+    toast(d.reason === "idle" ? "The table was closed: nobody played for a while."
+      : "The table was closed.", "info");
+  } else if (d.what === "error" && d.code !== "rate_limited") {
+    toast(d.message, "error");
+  }
+});
+
+async function hello() {
+  const name = localStorage.getItem(NAME_KEY);
+  const token = localStorage.getItem(TOKEN_KEY);
+  try {
+    try {
+      await socket.request(token ? {type: "hello", name, token} : {type: "hello", name});
+    } catch (err) {
+      if (err.code !== "unknown_token") throw err;
+      localStorage.removeItem(TOKEN_KEY); // the server forgot us (restart without a database)
+      await socket.request({type: "hello", name});
+    }
+  } catch (err) {
+    if (err.code !== "disconnected") toast(`Could not sign in: ${err.message}`, "error");
+    return;
+  }
+  identified = true;
+  if (everIdentified) {
+    setConnState("reconnected", "Reconnected");
+    clearTimeout(reconnectedTimer);
+    reconnectedTimer = setTimeout(() => {
+      if (identified) setConnState("open", "Connected");
+    }, 3000);
+  } else {
+    setConnState("open", "Connected");
+  }
+  everIdentified = true;
+  route({resume: true});
+}
+
+function parseRoute() {
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === "table" && parts[1]) return {key: `table:${parts[1]}`, make: () => new TableView(ctx, parts[1], "play")};
+  if (parts[0] === "watch" && parts[1]) return {key: `watch:${parts[1]}`, make: () => new TableView(ctx, parts[1], "watch")};
+  if (parts[0] === "games") return {key: "games", make: () => new GamesView(ctx)};
+  if (parts[0] === "replay" && parts[1]) return {key: `replay:${parts[1]}`, make: () => new ReplayView(ctx, parts[1])};
+  return {key: "lobby", make: () => new LobbyView(ctx)};
+}
+
+function route({resume = false} = {}) {
+  if (!localStorage.getItem(NAME_KEY)) return;
+  const next = parseRoute();
+  const offline = next.key === "games" || next.key.startsWith("replay:");
+  if (!identified && !offline) return; // views that talk to the server wait for hello
+  if (current && current.key === next.key) {
+    if (resume && current.view.resume) current.view.resume();
+    return;
+  }
+  if (current) current.view.destroy();
+  current = {key: next.key, view: next.make()};
+  main.replaceChildren();
+  current.view.mount(main);
+  for (const link of document.querySelectorAll(".topnav a")) {
+    const active = (link.getAttribute("href") === "#/games") === (next.key === "games" || next.key.startsWith("replay:"));
+    link.toggleAttribute("aria-current", active);
+  }
+}
+
+function nameForm({initial = "", onDone}) {
+  const input = h("input", {id: "name-input", name: "name", required: true, maxlength: "32",
+                            autocomplete: "nickname", value: initial, placeholder: "e.g. Merlin"});
+  const form = h("form", {class: "panel name-panel", "aria-labelledby": "name-title",
+                          onSubmit: (event) => {
+                            event.preventDefault();
+                            const name = input.value.trim();
+                            if (!name) return;
+                            localStorage.setItem(NAME_KEY, name);
+                            onDone(name);
+                          }},
+    h("h1", {id: "name-title"}, "Welcome to Wizard"),
+    h("p", {class: "muted"}, "The trick-taking game of bids: say how many tricks you will take, then take exactly that many."),
+    h("label", {for: "name-input"}, "Your name"),
+    input,
+    h("button", {class: "btn btn-primary", type: "submit"}, "Let's play"));
+  setTimeout(() => input.focus(), 0);
+  return form;
+}
+
+function askName() {
+  mount(main, h("div", {class: "center-page"}, nameForm({onDone: () => start()})));
+}
+
+meButton.addEventListener("click", () => {
+  const dialog = h("dialog", {class: "dialog", "aria-label": "Change your name"});
+  dialog.append(nameForm({
+    initial: localStorage.getItem(NAME_KEY) || "",
+    onDone: (name) => {
+      dialog.close();
+      dialog.remove();
+      if (store.me && name !== store.me.name) socket.reconnectNow();
+    },
+  }));
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+});
+
+function start() {
+  mount(main, h("div", {class: "center-page"}, h("p", {class: "muted"}, "Connecting…")));
+  socket.connect();
+  route(); // offline views (history, replay) need no connection
+}
+
+window.addEventListener("hashchange", () => route());
+
+if (localStorage.getItem(NAME_KEY)) start();
+else askName();

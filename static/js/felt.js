@@ -1,0 +1,114 @@
+// The green felt: seats around the table (bid, tricks, score, dealer, turn clock), the trump,
+// and the trick in the middle, each card in front of the seat that played it. Used by the
+// live table and by the replay.
+
+import {h, formatClock} from "./dom.js";
+import {cardLabel, cardView, suitIcon, suitLabel} from "./cards.js";
+import {PLAYER_COLOURS} from "./scoresheet.js";
+
+/** Where seat `seat` sits when `bottom` is at the bottom: percentages of the felt. */
+function place(seat, bottom, n) {
+  const rel = (seat - bottom + n) % n;
+  const angle = Math.PI / 2 + (rel * 2 * Math.PI) / n;
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  return {
+    seat: {left: `${50 + 40 * cos}%`, top: `${50 + 38 * sin}%`},
+    card: {left: `${50 + 17 * cos}%`, top: `${50 + 17 * sin}%`},
+  };
+}
+
+function bidText(obs, seat) {
+  const bid = obs.bids[seat];
+  if (bid !== null && bid !== undefined) return String(bid);
+  if (obs.has_bid[seat]) return "bid placed";
+  return "–";
+}
+
+function seatPanel({seat, info, obs, bottom, n, clock, me}) {
+  const isTurn = obs.current_player === seat && obs.phase !== "finished";
+  const name = info ? info.name : `Seat ${seat + 1}`;
+  const hidden = obs.bids[seat] === null && obs.has_bid[seat];
+  const status = [];
+  if (info && info.kind === "player" && !info.connected) status.push(info.away ? "away: a bot plays" : "offline");
+  const bid = bidText(obs, seat);
+  const label = `${name}${seat === me ? " (you)" : ""}${obs.dealer === seat ? ", dealer" : ""}: ` +
+    `bid ${bid === "–" ? "not yet" : bid}, ${obs.tricks_won[seat]} tricks won, score ${obs.scores[seat]}` +
+    `${isTurn ? ", to move" : ""}`;
+  const showClock = isTurn && clock && clock.player === seat;
+  return h("section", {
+    class: ["seat", isTurn ? "turn" : "", seat === me ? "me" : "", status.length ? "gone" : ""].join(" "),
+    style: place(seat, bottom, n).seat,
+    "aria-label": label,
+    dataset: {seat: String(seat)},
+  },
+    h("div", {class: "seat-name"},
+      h("span", {class: "seat-dot", style: {background: PLAYER_COLOURS[seat % PLAYER_COLOURS.length]}, "aria-hidden": "true"}),
+      h("span", {class: "seat-name-text"}, name), seat === me ? h("span", {class: "you"}, "you") : null,
+      obs.dealer === seat ? h("span", {class: "dealer", title: "Dealer"}, "D") : null),
+    h("div", {class: "seat-stats"},
+      h("span", {class: `stat stat-bid ${hidden ? "hidden-bid" : ""}`}, h("small", null, "Bid"), h("b", null, bid)),
+      h("span", {class: "stat stat-tricks"}, h("small", null, "Won"), h("b", null, String(obs.tricks_won[seat]))),
+      h("span", {class: "stat stat-score"}, h("small", null, "Score"), h("b", null, String(obs.scores[seat])))),
+    status.length ? h("div", {class: "seat-status"}, status.join(" · ")) : null,
+    showClock ? h("div", {class: "clock", dataset: {deadline: String(clock.deadlineAt)}, "aria-label": "Turn clock"},
+      formatClock(clock.deadlineAt - performance.now())) : null,
+    isTurn && !showClock ? h("div", {class: "turn-note"}, obs.phase === "bidding" ? "bidding…" : obs.phase === "choosing_trump" ? "choosing trump…" : "to play") : null,
+    seat !== me && obs.hand_sizes ? h("div", {class: "hand-size", "aria-hidden": "true"}, `${obs.hand_sizes[seat]} cards`) : null);
+}
+
+function trumpBox(obs) {
+  let text;
+  if (obs.phase === "choosing_trump") text = "Dealer is choosing…";
+  else if (obs.trump_suit) text = suitLabel(obs.trump_suit);
+  else if (!obs.trump_card) text = "No trump (last round)";
+  else if (obs.trump_card.kind === "jester") text = "No trump (Jester)";
+  else text = "No trump (Wizard)";
+  return h("div", {class: "trump", "aria-label": `Trump: ${text}`},
+    obs.trump_card ? cardView(obs.trump_card, {size: "sm", label: `Trump card: ${cardLabel(obs.trump_card)}`})
+      : h("div", {class: "card card-sm card-back", "aria-hidden": "true"}),
+    h("div", {class: "trump-text"}, h("small", null, "Trump"),
+      h("span", null, obs.trump_suit ? suitIcon(obs.trump_suit, "trump-icon") : null, text)));
+}
+
+/**
+ * params: {n, bottom (seat drawn at the bottom), me (my seat or null), seats (table seat
+ * infos), obs (observation-shaped), completedTrick (TrickResult JSON or null), clock,
+ * onTrickClick}
+ */
+export function feltView({n, bottom, me, seats, obs, completedTrick, clock, onTrickClick}) {
+  const trickCards = completedTrick ? completedTrick.cards : obs.current_trick;
+  const winner = completedTrick ? completedTrick.winner : null;
+  const names = (seat) => (seats[seat] ? seats[seat].name : `Seat ${seat + 1}`);
+  const trick = h("div", {
+    class: `trick ${completedTrick ? "completed" : ""}`,
+    role: "group",
+    "aria-label": completedTrick ? `Completed trick, won by ${names(winner)}` : "Current trick",
+    onClick: completedTrick && onTrickClick ? onTrickClick : null,
+  },
+    trickCards.map((played, i) => h("div", {
+      class: `trick-card ${played.player === winner ? "winner" : ""}`,
+      style: {...place(played.player, bottom, n).card, zIndex: String(i + 1)},
+      dataset: {seat: String(played.player)},
+    }, cardView(played.card, {size: "md", label: `${names(played.player)} played ${cardLabel(played.card)}`}))));
+  const caption = completedTrick
+    ? h("div", {class: "trick-caption", role: "status"}, `${names(winner)} ${winner === me ? "take" : "takes"} the trick`)
+    : null;
+  const roundText = obs.phase === "finished" ? "Game over"
+    : `Round ${obs.round_number} of ${obs.total_rounds}` +
+      (obs.phase === "playing" ? ` · Trick ${obs.trick_number} of ${obs.round_number}` : "");
+  return h("div", {class: `felt felt-${n}`, dataset: {players: String(n)}},
+    trumpBox(obs),
+    h("div", {class: "round-info"}, roundText),
+    trick, caption,
+    Array.from({length: n}, (_, seat) => seatPanel({seat, info: seats[seat], obs, bottom, n, clock, me})));
+}
+
+/** Refresh every turn clock on the page without a re-render. */
+export function tickClocks(root) {
+  for (const el of root.querySelectorAll(".clock[data-deadline]")) {
+    const left = Number(el.dataset.deadline) - performance.now();
+    el.textContent = formatClock(left);
+    el.classList.toggle("low", left < 10000);
+  }
+}

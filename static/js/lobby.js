@@ -1,0 +1,181 @@
+// The lobby: play against bots, create a table, the live list of open tables, my tables.
+
+import {h, mount} from "./dom.js";
+import {recentGamesList} from "./replay.js";
+
+export const LEVELS = ["easy", "medium", "hard", "master"];
+const TURN_CHOICES = [[0, "No clock"], [30, "30 s"], [60, "60 s"], [90, "90 s"], [120, "2 min"]];
+
+export function optionBadges(options, turnSeconds) {
+  const badges = [];
+  badges.push(options.forbid_even_bids ? "Bids may not add up" : "Any bid allowed");
+  if (options.hidden_bids) badges.push("Hidden bids");
+  if (options.wizard_trump_dealer_chooses) badges.push("Dealer names trump on a Wizard");
+  if (turnSeconds !== undefined) badges.push(turnSeconds ? `${turnSeconds} s per turn` : "No turn clock");
+  return h("ul", {class: "badges", "aria-label": "Rules"}, badges.map((b) => h("li", {class: "badge"}, b)));
+}
+
+function select(id, label, choices, value) {
+  return [
+    h("label", {for: id}, label),
+    h("select", {id, name: id},
+      choices.map(([v, text]) => h("option", {value: String(v), selected: String(v) === String(value)}, text))),
+  ];
+}
+
+function checkbox(id, label, checked, hint) {
+  return h("div", {class: "check"},
+    h("input", {type: "checkbox", id, name: id, checked}),
+    h("label", {for: id}, label, hint ? h("span", {class: "hint"}, hint) : null));
+}
+
+/** Run `send()` (a create/play_bots request) and go to the table it seated me at. */
+export async function goToNewTable(ctx, send) {
+  const before = new Set(ctx.store.tables.keys());
+  try {
+    await send();
+  } catch {
+    return;
+  }
+  const fresh = [...ctx.store.tables.keys()].filter(
+    (id) => !before.has(id) && ctx.store.seatAt(id) !== null);
+  if (fresh.length) ctx.navigate(`#/table/${encodeURIComponent(fresh[fresh.length - 1])}`);
+}
+
+export class LobbyView {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.onChange = (event) => {
+      const what = event.detail.what;
+      if (what === "tables" || what === "table" || what === "closed") this.renderLists();
+    };
+  }
+
+  mount(main) {
+    this.listBox = h("div", {class: "table-list", "aria-live": "polite"});
+    this.mineBox = h("div");
+    this.historyBox = h("div", {class: "history-box"});
+    const botsForm = h("form", {class: "stack", "aria-labelledby": "bots-title", onSubmit: (e) => {
+      e.preventDefault();
+      const f = new FormData(botsForm);
+      goToNewTable(this.ctx, () => this.ctx.ask({
+        type: "play_bots", players: Number(f.get("bots-players")), level: f.get("bots-level"),
+      }));
+    }},
+      h("div", {class: "row"},
+        h("div", {class: "field"}, select("bots-players", "Players", [3, 4, 5, 6].map((n) => [n, `${n} (you + ${n - 1} bots)`]), 4)),
+        h("div", {class: "field"}, select("bots-level", "Bot level", LEVELS.map((l) => [l, l[0].toUpperCase() + l.slice(1)]), "medium"))),
+      h("button", {class: "btn btn-primary btn-big", type: "submit", id: "play-bots"}, "Play against bots"));
+
+    const createForm = h("form", {class: "stack", "aria-labelledby": "create-title", onSubmit: (e) => {
+      e.preventDefault();
+      const f = new FormData(createForm);
+      goToNewTable(this.ctx, () => this.ctx.ask({
+        type: "create_table",
+        players: Number(f.get("create-players")),
+        options: {
+          hidden_bids: f.get("opt-hidden") !== null,
+          forbid_even_bids: f.get("opt-even") !== null,
+          wizard_trump_dealer_chooses: f.get("opt-dealer") !== null,
+        },
+        private: f.get("opt-private") !== null,
+        turn_seconds: Number(f.get("create-turn")),
+      }));
+    }},
+      h("div", {class: "row"},
+        h("div", {class: "field"}, select("create-players", "Players", [3, 4, 5, 6].map((n) => [n, String(n)]), 4)),
+        h("div", {class: "field"}, select("create-turn", "Turn clock", TURN_CHOICES, 60))),
+      h("fieldset", null, h("legend", null, "Rules"),
+        checkbox("opt-even", "Bids may not add up to the cards dealt", true, "the last bidder must leave someone short"),
+        checkbox("opt-hidden", "Hidden bids", false, "bids are revealed once everyone has bid"),
+        checkbox("opt-dealer", "Dealer names trump when a Wizard is turned", false, "otherwise there is no trump")),
+      checkbox("opt-private", "Private table", false, "not listed; players join with your invite link"),
+      h("button", {class: "btn", type: "submit", id: "create-table"}, "Create table"));
+
+    const joinInput = h("input", {id: "join-id", name: "join-id", placeholder: "invite link or table id", autocomplete: "off"});
+    const joinForm = h("form", {class: "row join-row", onSubmit: (e) => {
+      e.preventDefault();
+      const raw = joinInput.value.trim();
+      const id = raw.includes("/table/") ? raw.split("/table/").pop() : raw;
+      if (id) this.ctx.navigate(`#/table/${encodeURIComponent(id)}`);
+    }},
+      h("label", {class: "sr-only", for: "join-id"}, "Invite link or table id"), joinInput,
+      h("button", {class: "btn", type: "submit"}, "Join"));
+
+    this.root = h("div", {class: "lobby"},
+      h("section", {class: "panel hero", "aria-labelledby": "bots-title"},
+        h("h2", {id: "bots-title"}, "Quick game"),
+        h("p", {class: "muted"}, "A private table with bots, dealt at once."),
+        botsForm),
+      h("section", {class: "panel tables-panel", "aria-labelledby": "tables-title"},
+        h("h2", {id: "tables-title"}, "Open tables"),
+        this.mineBox,
+        this.listBox,
+        joinForm),
+      h("section", {class: "panel", "aria-labelledby": "create-title"},
+        h("h2", {id: "create-title"}, "Create a table"), createForm),
+      h("section", {class: "panel", "aria-labelledby": "recent-title"},
+        h("h2", {id: "recent-title"}, "Recent games"), this.historyBox,
+        h("a", {class: "more-link", href: "#/games"}, "All recent games →")));
+    main.append(this.root);
+    this.ctx.store.addEventListener("change", this.onChange);
+    this.renderLists();
+    this.resume();
+    recentGamesList(this.historyBox, 5);
+  }
+
+  resume() {
+    this.ctx.socket.request({type: "list_tables"}).catch(() => {});
+  }
+
+  renderLists() {
+    const {store} = this.ctx;
+    const mine = [...store.tables.values()].filter((t) => store.seatAt(t.table_id) !== null);
+    mount(this.mineBox, mine.length ? h("div", {class: "mine"},
+      h("h3", null, "Your tables"),
+      h("ul", {class: "rows"}, mine.map((t) => h("li", {class: "table-row"},
+        h("span", null, tableTitle(t), " · ", statusText(t.status)),
+        h("a", {class: "btn btn-small btn-primary", href: `#/table/${encodeURIComponent(t.table_id)}`}, "Return"))))) : null);
+    const open = store.lobbyTables;
+    if (!open.length) {
+      mount(this.listBox, h("p", {class: "muted empty"}, "No open tables right now. Create one, or play against bots."));
+      return;
+    }
+    mount(this.listBox, h("ul", {class: "rows"}, open.map((t) => this.tableRow(t))));
+  }
+
+  tableRow(t) {
+    const free = t.seats.filter((s) => s.kind === "empty").length;
+    const seated = this.ctx.store.seatAt(t.table_id) !== null;
+    const canJoin = t.status === "waiting" && free > 0 && !seated;
+    return h("li", {class: "table-row", dataset: {table: t.table_id}},
+      h("div", {class: "table-row-main"},
+        h("strong", null, tableTitle(t)),
+        h("span", {class: `status status-${t.status}`}, statusText(t.status)),
+        h("span", {class: "muted"}, `${t.seats.length - free}/${t.seats.length} seated`,
+          t.spectators ? ` · ${t.spectators} watching` : ""),
+        h("ul", {class: "seat-chips", "aria-label": "Seats"}, t.seats.map((s) => h("li", {class: `chip chip-${s.kind}`},
+          s.kind === "empty" ? "open seat" : s.name))),
+        optionBadges(t.options, t.turn_seconds)),
+      h("div", {class: "table-row-actions"},
+        seated ? h("a", {class: "btn btn-small btn-primary", href: `#/table/${encodeURIComponent(t.table_id)}`}, "Return") : null,
+        canJoin ? h("button", {class: "btn btn-small btn-primary", type: "button", "aria-label": `Join ${tableTitle(t)}`,
+                                onClick: () => this.ctx.navigate(`#/table/${encodeURIComponent(t.table_id)}`)}, "Join") : null,
+        !seated ? h("button", {class: "btn btn-small", type: "button", "aria-label": `Watch ${tableTitle(t)}`,
+                                onClick: () => this.ctx.navigate(`#/watch/${encodeURIComponent(t.table_id)}`)}, "Watch") : null));
+  }
+
+  destroy() {
+    this.ctx.store.removeEventListener("change", this.onChange);
+    if (this.root) this.root.remove();
+  }
+}
+
+export function tableTitle(t) {
+  const host = t.seats.find((s) => s.player_id && s.player_id === t.host);
+  return host ? `${host.name}'s table` : "Table";
+}
+
+export function statusText(status) {
+  return {waiting: "waiting for players", playing: "in play", finished: "finished"}[status] || status;
+}

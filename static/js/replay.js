@@ -1,0 +1,276 @@
+// Recent games (GET /api/games) and a step-by-step replay (GET /api/games/{id}/replay).
+// The replay only *displays*: each step's state is rebuilt from the dealt hands, the actions
+// and the engine's events (trick winners, round results); no rules are computed here.
+
+import {h, mount} from "./dom.js";
+import {cardLabel, cardView, sortHand, suitLabel} from "./cards.js";
+import {feltView} from "./felt.js";
+import {ranking, scoreChart, scorePad} from "./scoresheet.js";
+
+async function getJson(url) {
+  const response = await fetch(url, {headers: {Accept: "application/json"}});
+  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+  return response.json();
+}
+
+function when(iso) {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString([], {dateStyle: "medium", timeStyle: "short"});
+}
+
+function gameRow(game) {
+  const winners = new Set(game.winners);
+  return h("li", {class: "game-row", dataset: {game: game.id}},
+    h("div", {class: "game-row-main"},
+      h("time", {datetime: game.finished}, when(game.finished)),
+      h("ul", {class: "game-players", "aria-label": "Players and scores"}, game.players.map((p) =>
+        h("li", {class: winners.has(p.seat) ? "winner" : ""},
+          h("span", null, p.name), " ", h("b", null, String(game.scores[p.seat])),
+          winners.has(p.seat) ? h("span", {class: "tag tag-win"}, "winner") : null)))),
+    h("a", {class: "btn btn-small", href: `#/replay/${encodeURIComponent(game.id)}`,
+            "aria-label": `Replay the game of ${when(game.finished)}`}, "Replay"));
+}
+
+/** A short list of the latest games into `box` (the lobby). */
+export async function recentGamesList(box, limit) {
+  mount(box, h("p", {class: "muted"}, "Loading…"));
+  try {
+    const data = await getJson(`/api/games?limit=${limit}`);
+    mount(box, data.games.length ? h("ul", {class: "rows"}, data.games.map(gameRow))
+      : h("p", {class: "muted empty"}, "No finished games yet."));
+  } catch {
+    mount(box, h("p", {class: "muted empty"}, "Game history is not available on this server."));
+  }
+}
+
+export class GamesView {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.before = null;
+  }
+
+  mount(main) {
+    this.list = h("ul", {class: "rows"});
+    this.more = h("div");
+    this.root = h("section", {class: "panel games-page", "aria-labelledby": "games-title"},
+      h("h1", {id: "games-title"}, "Recent games"), this.list, this.more);
+    main.append(this.root);
+    document.title = "Recent games · Wizard online";
+    this.load();
+  }
+
+  async load() {
+    const query = new URLSearchParams({limit: "20"});
+    if (this.before) query.set("before", this.before);
+    try {
+      const data = await getJson(`/api/games?${query}`);
+      this.list.append(...data.games.map(gameRow));
+      if (!this.list.children.length) this.list.append(h("li", {class: "muted empty"}, "No finished games yet."));
+      this.before = data.next_before;
+      mount(this.more, this.before ? h("button", {type: "button", class: "btn", onClick: () => this.load()}, "Older games") : null);
+    } catch (err) {
+      mount(this.more, h("p", {class: "muted", role: "alert"}, `Game history is not available: ${err.message}`));
+    }
+  }
+
+  destroy() {
+    this.root.remove();
+  }
+}
+
+function phaseOf(action) {
+  return action ? {bid: "bidding", play: "playing", trump: "choosing_trump"}[action.type] : "finished";
+}
+
+function roundState(round, n, scores) {
+  return {
+    round_number: round.round_number, dealer: round.dealer, trump_card: round.trump_card,
+    trump_suit: round.trump_suit, hands: round.hands.map((hand) => [...hand]),
+    bids: Array(n).fill(null), tricks_won: Array(n).fill(0), current_trick: [], tricks_done: 0,
+    scores: [...scores],
+  };
+}
+
+/** Every step's display state: frames[0] is the deal, frames[k] the state after step k. */
+export function buildFrames(replay) {
+  const n = replay.num_players;
+  const rounds = new Map(replay.rounds.map((r) => [r.round_number, r]));
+  let state = roundState(replay.rounds[0], n, Array(n).fill(0));
+  const history = [];
+  const frames = [];
+  const snapshot = (step, completed, next) => ({
+    ...state, hands: state.hands.map((hand) => [...hand]), bids: [...state.bids],
+    tricks_won: [...state.tricks_won], current_trick: [...state.current_trick], scores: [...state.scores],
+    history: [...history], step, completed, next,
+  });
+  frames.push(snapshot(null, null, replay.steps[0] || null));
+  replay.steps.forEach((step, k) => {
+    let completed = null;
+    const action = step.action;
+    if (action.type === "bid") state.bids[step.seat] = action.value;
+    else if (action.type === "trump") state.trump_suit = action.suit;
+    else if (action.type === "play") {
+      const hand = state.hands[step.seat];
+      const i = hand.findIndex((c) => c.id === action.card);
+      const card = i >= 0 ? hand.splice(i, 1)[0] : {id: action.card, kind: "number", suit: null, rank: 0};
+      state.current_trick.push({player: step.seat, card});
+    }
+    for (const event of step.events) {
+      if (event.type === "trump_chosen") state.trump_suit = event.suit;
+      else if (event.type === "trick_completed") {
+        completed = event.trick;
+        state.current_trick = [];
+        state.tricks_won[event.trick.winner] += 1;
+        state.tricks_done += 1;
+      } else if (event.type === "round_completed") {
+        history.push(event.result);
+        state.scores = [...event.result.scores];
+      } else if (event.type === "round_started") {
+        const round = rounds.get(event.round_number) || {...event, hands: Array(n).fill([])};
+        state = roundState({...round, trump_card: event.trump_card, trump_suit: event.trump_suit}, n, state.scores);
+      } else if (event.type === "game_finished") {
+        state.scores = [...event.scores];
+      }
+    }
+    frames.push(snapshot(step, completed, replay.steps[k + 1] || null));
+  });
+  return frames;
+}
+
+export class ReplayView {
+  constructor(ctx, gameId) {
+    this.ctx = ctx;
+    this.gameId = gameId;
+    this.index = 0;
+    this.frames = null;
+    this.playing = null;
+    this.onKey = (event) => {
+      if (!this.frames || event.target.closest("input, textarea, select")) return;
+      const moves = {ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity};
+      if (event.key in moves) {
+        event.preventDefault();
+        this.go(moves[event.key]);
+      }
+    };
+  }
+
+  mount(main) {
+    this.root = h("div", {class: "replay-page"}, h("p", {class: "muted center-page"}, "Loading the game…"));
+    main.append(this.root);
+    document.title = "Replay · Wizard online";
+    document.addEventListener("keydown", this.onKey);
+    this.load();
+  }
+
+  async load() {
+    try {
+      this.replay = await getJson(`/api/games/${encodeURIComponent(this.gameId)}/replay`);
+    } catch (err) {
+      mount(this.root, h("section", {class: "panel problem", role: "alert"},
+        h("h1", null, "This replay is not available"), h("p", {class: "muted"}, err.message),
+        h("a", {class: "btn", href: "#/games"}, "Recent games")));
+      return;
+    }
+    this.frames = buildFrames(this.replay);
+    this.render();
+  }
+
+  go(delta) {
+    const last = this.frames.length - 1;
+    this.index = Math.max(0, Math.min(last, this.index + delta));
+    this.render();
+  }
+
+  toggleAutoplay() {
+    if (this.playing) {
+      clearInterval(this.playing);
+      this.playing = null;
+    } else {
+      this.playing = setInterval(() => {
+        if (this.index >= this.frames.length - 1) this.toggleAutoplay();
+        else this.go(1);
+      }, 700);
+    }
+    this.render();
+  }
+
+  describe(frame) {
+    const names = this.replay.players.map((p) => p.name);
+    if (!frame.step) return "The cards are dealt.";
+    const {seat, action} = frame.step;
+    const parts = [];
+    if (action.type === "bid") parts.push(`${names[seat]} bids ${action.value}.`);
+    else if (action.type === "trump") parts.push(`${names[seat]} names ${suitLabel(action.suit)} as trump.`);
+    else parts.push(`${names[seat]} plays ${cardLabel(frame.completed ? frame.completed.cards.at(-1).card : frame.current_trick.at(-1).card)}.`);
+    for (const event of frame.step.events) {
+      if (event.type === "trick_completed") parts.push(`${names[event.trick.winner]} takes the trick.`);
+      if (event.type === "round_completed") parts.push(`Round ${event.result.round_number} is scored.`);
+      if (event.type === "game_finished") parts.push("The game is over.");
+    }
+    return parts.join(" ");
+  }
+
+  render() {
+    const replay = this.replay;
+    const frame = this.frames[this.index];
+    const n = replay.num_players;
+    const last = this.frames.length - 1;
+    const names = replay.players.map((p) => p.name);
+    const seats = replay.players.map((p) => ({name: p.name, kind: p.kind, connected: true}));
+    const phase = phaseOf(frame.next && frame.next.action);
+    const obs = {
+      ...frame, phase, current_player: frame.next ? frame.next.seat : null,
+      has_bid: frame.bids.map((b) => b !== null), total_rounds: Math.floor(60 / n),
+      trick_number: frame.tricks_done + 1, hand_sizes: frame.hands.map((hand) => hand.length),
+    };
+    const justPlayed = frame.step && frame.step.action.type === "play" ? frame.step.action.card : null;
+    const button = (label, text, delta, disabled, id) => h("button", {
+      type: "button", class: "btn btn-small", "aria-label": label, disabled, id, onClick: () => this.go(delta)}, text);
+    const controls = h("div", {class: "replay-controls", role: "group", "aria-label": "Replay controls"},
+      button("First step", "⏮", -Infinity, this.index === 0, "replay-first"),
+      button("Step back", "◀ Back", -1, this.index === 0, "replay-back"),
+      h("span", {class: "step-count", id: "replay-step", "aria-live": "polite"}, `Step ${this.index} of ${last}`),
+      button("Step forward", "Forward ▶", 1, this.index === last, "replay-forward"),
+      button("Last step", "⏭", Infinity, this.index === last, "replay-last"),
+      h("button", {type: "button", class: "btn btn-small btn-ghost", onClick: () => this.toggleAutoplay()},
+        this.playing ? "Pause" : "Auto-play"));
+    const hands = h("div", {class: "replay-hands"}, frame.hands.map((hand, seat) => h("div", {class: "replay-hand", dataset: {seat: String(seat)}},
+      h("span", {class: "replay-hand-name"}, names[seat]),
+      h("div", {class: "replay-hand-cards", "aria-label": `${names[seat]}'s hand`},
+        sortHand(hand).map((card) => cardView(card, {size: "sm"}))))));
+    const sheet = {names, totalRounds: Math.floor(60 / n), history: frame.history, mySeat: null,
+                   current: phase === "finished" ? null : {round_number: frame.round_number, bids: frame.bids, has_bid: obs.has_bid, tricks_won: frame.tricks_won}};
+    const done = this.index === last && phase === "finished";
+    const order = ranking(frame.scores);
+    const keep = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.id : null;
+    mount(this.root,
+      h("div", {class: "table-body"},
+        h("div", {class: "table-head"}, h("h1", null, "Replay"), h("span", {class: "muted"}, names.join(" · ")),
+          h("div", {class: "head-actions"}, h("a", {class: "btn btn-small btn-ghost", href: "#/games"}, "All games"))),
+        controls,
+        h("p", {class: "step-text", "aria-live": "polite"}, this.describe(frame)),
+        h("div", {class: "felt-wrap"}, feltView({n, bottom: 0, me: null, seats, obs, completedTrick: frame.completed, clock: null}),
+          done ? h("section", {class: "end", "aria-labelledby": "end-title"}, h("h2", {id: "end-title"}, "Final scores"),
+            h("ol", {class: "ranking", "aria-label": "Final ranking"}, order.map((e) => h("li", {
+              class: replay.winners.includes(e.seat) ? "winner" : "", dataset: {seat: String(e.seat), score: String(e.score)},
+            }, h("span", {class: "place"}, `${e.place}.`), h("span", {class: "who"}, names[e.seat]),
+              replay.winners.includes(e.seat) ? h("span", {class: "tag tag-win"}, "winner") : null,
+              h("span", {class: "pts"}, String(e.score)))))) : null),
+        hands),
+      h("aside", {class: "side"}, h("section", {class: "panel score-panel", "aria-labelledby": "score-title"},
+        h("h2", {id: "score-title"}, "Score sheet"), scorePad(sheet), scoreChart(sheet))));
+    if (justPlayed !== null) {
+      for (const el of this.root.querySelectorAll(`.trick [data-card="${justPlayed}"]`)) el.classList.add("just-played");
+    }
+    if (keep) {
+      const again = document.getElementById(keep);
+      if (again && !again.disabled) again.focus();
+    }
+  }
+
+  destroy() {
+    clearInterval(this.playing);
+    document.removeEventListener("keydown", this.onKey);
+    this.root.remove();
+  }
+}

@@ -1,0 +1,131 @@
+// The classic Wizard score pad (bid, tricks won, score per round and player) and an inline
+// SVG line chart of the scores over the rounds. Display only: the numbers come from the
+// engine's round results.
+
+import {h, s} from "./dom.js";
+
+export const PLAYER_COLOURS = ["#f2c14e", "#5fb3f9", "#f47c7c", "#7ddf8e", "#c59bf5", "#f5a45d"];
+const MARKERS = ["circle", "square", "triangle", "diamond", "cross", "star"];
+
+function marker(kind, x, y, colour) {
+  const r = 3.2;
+  switch (kind) {
+    case "square": return s("rect", {x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: colour});
+    case "triangle": return s("path", {d: `M${x} ${y - r - 0.6}L${x + r + 0.6} ${y + r}L${x - r - 0.6} ${y + r}Z`, fill: colour});
+    case "diamond": return s("path", {d: `M${x} ${y - r - 1}L${x + r + 1} ${y}L${x} ${y + r + 1}L${x - r - 1} ${y}Z`, fill: colour});
+    case "cross": return s("path", {d: `M${x - r} ${y - r}L${x + r} ${y + r}M${x + r} ${y - r}L${x - r} ${y + r}`, stroke: colour, "stroke-width": 2});
+    case "star": return s("path", {d: `M${x} ${y - r - 1}L${x + 1.2} ${y - 1.2}L${x + r + 1} ${y}L${x + 1.2} ${y + 1.2}L${x} ${y + r + 1}L${x - 1.2} ${y + 1.2}L${x - r - 1} ${y}L${x - 1.2} ${y - 1.2}Z`, fill: colour});
+    default: return s("circle", {cx: x, cy: y, r, fill: colour});
+  }
+}
+
+function legendMarker(i) {
+  return s("svg", {class: "legend-marker", viewBox: "0 0 12 12", "aria-hidden": "true"},
+    marker(MARKERS[i % MARKERS.length], 6, 6, PLAYER_COLOURS[i % PLAYER_COLOURS.length]));
+}
+
+/**
+ * `sheet = {names, totalRounds, history: [RoundResult JSON], current: {round_number, bids,
+ * has_bid, tricks_won} | null, mySeat}` → the score pad element.
+ */
+export function scorePad(sheet) {
+  const {names, totalRounds, history, current, mySeat} = sheet;
+  const n = names.length;
+  const byRound = new Map(history.map((r) => [r.round_number, r]));
+  const head = h("thead", null,
+    h("tr", null, h("th", {scope: "col", rowspan: "2", class: "rcol"}, "Round"),
+      names.map((name, i) => h("th", {scope: "colgroup", colspan: "3", class: `pcol ${i === mySeat ? "me" : ""}`},
+        legendMarker(i), " ", name))),
+    h("tr", {class: "sub"}, names.map(() => [
+      h("th", {scope: "col", title: "bid"}, "Bid"),
+      h("th", {scope: "col", title: "tricks won"}, "Won"),
+      h("th", {scope: "col", title: "score"}, "Score")])));
+  const rows = [];
+  for (let round = 1; round <= totalRounds; round++) {
+    const result = byRound.get(round);
+    const live = !result && current && current.round_number === round ? current : null;
+    const cells = [];
+    for (let p = 0; p < n; p++) {
+      if (result) {
+        const made = result.bids[p] === result.tricks[p];
+        const change = result.score_changes[p];
+        cells.push(h("td", {class: "bid"}, String(result.bids[p])),
+          h("td", {class: `won ${made ? "made" : "missed"}`,
+                   title: made ? "bid made" : `missed by ${Math.abs(result.tricks[p] - result.bids[p])}`},
+            String(result.tricks[p]), h("span", {class: "mark", "aria-label": made ? "made" : "missed"}, made ? "✓" : "✗")),
+          h("td", {class: "score", title: `${change >= 0 ? "+" : ""}${change} this round`},
+            String(result.scores[p]), h("small", {class: change >= 0 ? "plus" : "minus"}, `${change >= 0 ? "+" : "−"}${Math.abs(change)}`)));
+      } else if (live) {
+        const bid = live.bids[p];
+        cells.push(h("td", {class: "bid"}, bid !== null && bid !== undefined ? String(bid) : live.has_bid[p] ? "•" : ""),
+          h("td", {class: "won"}, live.bids.some((b, i) => b !== null || live.has_bid[i]) ? String(live.tricks_won[p]) : ""),
+          h("td", {class: "score"}, ""));
+      } else {
+        cells.push(h("td"), h("td"), h("td"));
+      }
+    }
+    rows.push(h("tr", {class: live ? "current" : result ? "done" : "future"},
+      h("th", {scope: "row"}, String(round)), cells));
+  }
+  return h("div", {class: "pad-scroll", tabindex: "0", role: "region", "aria-label": "Score sheet"},
+    h("table", {class: "pad"}, h("caption", {class: "sr-only"}, "Score sheet: bid, tricks won and score per round"), head, h("tbody", null, rows)));
+}
+
+/** An SVG line chart of each player's score after every round. */
+export function scoreChart({names, totalRounds, history}) {
+  const W = 340;
+  const H = 190;
+  const pad = {l: 34, r: 10, t: 10, b: 22};
+  const series = names.map((_, p) => [0, ...history.map((r) => r.scores[p])]);
+  const all = series.flat();
+  let lo = Math.min(0, ...all);
+  let hi = Math.max(50, ...all);
+  const step = niceStep((hi - lo) / 4);
+  lo = Math.floor(lo / step) * step;
+  hi = Math.ceil(hi / step) * step;
+  const x = (round) => pad.l + (round / Math.max(1, totalRounds)) * (W - pad.l - pad.r);
+  const y = (v) => pad.t + (1 - (v - lo) / (hi - lo)) * (H - pad.t - pad.b);
+  const grid = [];
+  for (let v = lo; v <= hi + 1e-9; v += step) {
+    grid.push(s("line", {x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v), class: v === 0 ? "axis zero" : "axis"}),
+      s("text", {x: pad.l - 5, y: y(v) + 3.5, class: "tick", "text-anchor": "end"}, String(v)));
+  }
+  const xticks = [];
+  const every = totalRounds > 12 ? 5 : totalRounds > 6 ? 2 : 1;
+  for (let r = 0; r <= totalRounds; r += every) {
+    xticks.push(s("text", {x: x(r), y: H - 6, class: "tick", "text-anchor": "middle"}, String(r)));
+  }
+  const lines = series.map((points, p) => {
+    const colour = PLAYER_COLOURS[p % PLAYER_COLOURS.length];
+    const coords = points.map((v, r) => `${x(r).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    return s("g", {class: "series", "data-seat": String(p)},
+      s("polyline", {points: coords, fill: "none", stroke: colour, "stroke-width": 2, "stroke-linejoin": "round",
+                     "stroke-dasharray": p % 2 ? "5 3" : null}),
+      points.map((v, r) => marker(MARKERS[p % MARKERS.length], x(r), y(v), colour)));
+  });
+  const latest = series.map((pts, p) => `${names[p]} ${pts[pts.length - 1]}`).join(", ");
+  return h("figure", {class: "chart"},
+    s("svg", {viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "chart-title"},
+      s("title", {id: "chart-title"}, `Scores after each round: ${latest}`),
+      grid, xticks, lines),
+    h("figcaption", {class: "legend"}, names.map((name, p) => h("span", {class: "legend-item"}, legendMarker(p), name))));
+}
+
+function niceStep(raw) {
+  const mag = 10 ** Math.floor(Math.log10(Math.max(raw, 1)));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * mag >= raw) return m * mag;
+  return 10 * mag;
+}
+
+/** Seats ordered by final score (ties share a place): [{seat, score, place}]. */
+export function ranking(scores) {
+  const order = scores.map((score, seat) => ({seat, score})).sort((a, b) => b.score - a.score || a.seat - b.seat);
+  let place = 0;
+  let last = null;
+  order.forEach((entry, i) => {
+    if (entry.score !== last) place = i + 1;
+    last = entry.score;
+    entry.place = place;
+  });
+  return order;
+}

@@ -1,0 +1,155 @@
+// What the client knows: who I am, the lobby list, my tables, each game's latest update,
+// and the update being *shown* (a completed trick stays on screen for a moment before
+// later updates are shown; the latest state is never lost, only shown a little later).
+
+const config = window.__WIZARD_CONFIG__ || {};
+export const TRICK_SHOW_MS = Number.isFinite(config.trickShowMs) ? config.trickShowMs : 1500;
+const CHAT_KEEP = 100;
+
+export class GameView {
+  constructor(tableId, emit) {
+    this.tableId = tableId;
+    this.emit = emit;
+    this.v = null; // version of the latest update received
+    this.queue = [];
+    this.shown = null; // {v, observation, clock, events, completedTrick, receivedAt}
+    this.holdTimer = null;
+  }
+
+  /** A server `update`; returns true when a `v` gap means we missed something. */
+  receive(update) {
+    if (this.v !== null && update.v < this.v) return false; // stale re-send
+    const gap = this.v !== null && update.v > this.v + 1 && update.events.length > 0;
+    this.v = update.v;
+    const receivedAt = performance.now();
+    const clock = update.clock
+      ? {player: update.clock.player, deadlineAt: receivedAt + update.clock.deadline_ms}
+      : null;
+    this.queue.push({v: update.v, observation: update.observation, events: update.events, clock,
+                     receivedAt});
+    if (this.holdTimer === null) this._drain();
+    return gap;
+  }
+
+  /** Stop showing the completed trick now (a click on it). */
+  skipHold() {
+    if (this.holdTimer === null) return;
+    clearTimeout(this.holdTimer);
+    this._release();
+  }
+
+  get holding() {
+    return this.holdTimer !== null;
+  }
+
+  _drain() {
+    while (this.queue.length) {
+      const next = this.queue.shift();
+      const completed = next.events.find((e) => e.type === "trick_completed");
+      this.shown = {...next, completedTrick: completed && TRICK_SHOW_MS > 0 ? completed.trick : null};
+      this.emit({what: "game", table_id: this.tableId, events: next.events});
+      if (this.shown.completedTrick) {
+        this.holdTimer = setTimeout(() => this._release(), TRICK_SHOW_MS);
+        return;
+      }
+    }
+  }
+
+  _release() {
+    this.holdTimer = null;
+    if (this.shown) this.shown = {...this.shown, completedTrick: null};
+    this.emit({what: "game", table_id: this.tableId, events: []});
+    this._drain();
+  }
+
+  dispose() {
+    clearTimeout(this.holdTimer);
+    this.holdTimer = null;
+  }
+}
+
+export class Store extends EventTarget {
+  constructor() {
+    super();
+    this.me = null; // {player_id, name, token}
+    this.lobbyTables = [];
+    this.tables = new Map(); // table_id → `table` message (tables I sit at or watch)
+    this.games = new Map(); // table_id → GameView
+    this.chats = new Map(); // table_id → [{name, text, player_id}]
+    this.watching = new Set(); // table ids I spectate on this connection
+    this.onGap = () => {};
+  }
+
+  _emit(detail) {
+    this.dispatchEvent(new CustomEvent("change", {detail}));
+  }
+
+  /** Every server message that is not an answer to a request goes through here. */
+  handle(message) {
+    switch (message.type) {
+      case "welcome":
+        this.me = {player_id: message.player_id, name: message.name, token: message.token};
+        this._emit({what: "me"});
+        break;
+      case "tables":
+        this.lobbyTables = message.tables;
+        this._emit({what: "tables"});
+        break;
+      case "table":
+        this.tables.set(message.table_id, message);
+        this._emit({what: "table", table_id: message.table_id});
+        break;
+      case "update": {
+        let game = this.games.get(message.table_id);
+        if (!game) {
+          game = new GameView(message.table_id, (d) => this._emit(d));
+          this.games.set(message.table_id, game);
+        }
+        if (game.receive(message)) this.onGap(message.table_id);
+        break;
+      }
+      case "chat": {
+        const lines = this.chats.get(message.table_id) || [];
+        lines.push({name: message.name, text: message.text, player_id: message.player_id});
+        this.chats.set(message.table_id, lines.slice(-CHAT_KEEP));
+        this._emit({what: "chat", table_id: message.table_id});
+        break;
+      }
+      case "table_closed":
+        this.forget(message.table_id);
+        this._emit({what: "closed", table_id: message.table_id, reason: message.reason});
+        break;
+      case "error":
+        this._emit({what: "error", code: message.code, message: message.message});
+        break;
+      default:
+        break;
+    }
+  }
+
+  forget(tableId) {
+    this.tables.delete(tableId);
+    const game = this.games.get(tableId);
+    if (game) game.dispose();
+    this.games.delete(tableId);
+    this.watching.delete(tableId);
+  }
+
+  /** The connection was replaced: spectating does not carry over, seats do. */
+  connectionLost() {
+    this.watching.clear();
+  }
+
+  /** My seat index at a table, or null (spectator / not there). */
+  seatAt(tableId) {
+    const info = this.tables.get(tableId);
+    if (!info || !this.me) return null;
+    const seat = info.seats.find((s) => s.kind === "player" && s.player_id === this.me.player_id);
+    return seat ? seat.seat : null;
+  }
+
+  isHost(tableId) {
+    const info = this.tables.get(tableId);
+    return Boolean(info && this.me && info.host === this.me.player_id);
+  }
+}

@@ -1,0 +1,353 @@
+// A table: the waiting room before the game, then the felt, my hand, the bid / trump /
+// play controls, the score sheet, chat, and the ranking at the end.
+
+import {h, keepFocus, mount, toast} from "./dom.js";
+import {cardButton, cardLabel, SUITS, sortHand, suitIcon, suitLabel} from "./cards.js";
+import {ChatPanel} from "./chat.js";
+import {feltView, tickClocks} from "./felt.js";
+import {tableTitle} from "./lobby.js";
+import {ranking, scoreChart, scorePad} from "./scoresheet.js";
+import {copyInvite, waitingRoom} from "./waiting.js";
+
+const JOIN_PROBLEMS = {
+  already_started: "This game has already started.",
+  table_full: "This table is full.",
+  seat_taken: "That seat is taken.",
+  no_such_table: "There is no such table (it may have closed).",
+};
+
+export class TableView {
+  constructor(ctx, tableId, mode) {
+    this.ctx = ctx;
+    this.tableId = tableId;
+    this.mode = mode; // "play" (sit, or join by invite) or "watch"
+    this.problem = null;
+    this.leaveArmed = false;
+    this.onChange = (event) => this.changed(event.detail);
+    this.onKey = (event) => this.key(event);
+  }
+
+  mount(main) {
+    this.body = h("div", {class: "table-body"});
+    this.scoreBox = h("section", {class: "panel score-panel", id: "score-sheet", "aria-labelledby": "score-title", tabindex: "-1"});
+    this.chat = new ChatPanel(this.ctx, this.tableId);
+    this.side = h("aside", {class: "side"}, this.scoreBox, h("section", {class: "panel chat-panel", "aria-label": "Table chat"},
+      h("h2", null, "Chat"), this.chat.el));
+    this.root = h("div", {class: "table-page"}, this.body, this.side);
+    main.append(this.root);
+    this.ctx.store.addEventListener("change", this.onChange);
+    document.addEventListener("keydown", this.onKey);
+    this.timer = setInterval(() => tickClocks(this.root), 250);
+    this.render();
+    this.enter();
+  }
+
+  resume() {
+    this.enter();
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+    this.ctx.store.removeEventListener("change", this.onChange);
+    document.removeEventListener("keydown", this.onKey);
+    this.chat.destroy();
+    if (this.ctx.store.watching.has(this.tableId)) {
+      this.ctx.socket.send({type: "leave_table", table_id: this.tableId});
+      this.ctx.store.forget(this.tableId);
+    }
+    this.root.remove();
+  }
+
+  /** Get a seat or a view at the table: join by invite, spectate, or just refresh. */
+  async enter() {
+    const {store, socket} = this.ctx;
+    const quiet = Object.keys(JOIN_PROBLEMS).concat(["already_seated"]);
+    try {
+      if (this.mode === "watch") {
+        if (store.seatAt(this.tableId) !== null) {
+          this.ctx.navigate(`#/table/${encodeURIComponent(this.tableId)}`);
+          return;
+        }
+        await this.ctx.ask({type: "spectate", table_id: this.tableId}, {quiet});
+        store.watching.add(this.tableId);
+      } else if (store.seatAt(this.tableId) !== null) {
+        await socket.request({type: "sync", table_id: this.tableId});
+      } else {
+        await this.ctx.ask({type: "join_table", table_id: this.tableId}, {quiet});
+      }
+      this.problem = null;
+    } catch (err) {
+      if (err.code === "already_seated") {
+        this.ctx.navigate(`#/table/${encodeURIComponent(this.tableId)}`);
+        return;
+      }
+      if (err.code === "disconnected" || err.code === "timeout") return;
+      this.problem = {code: err.code, text: JOIN_PROBLEMS[err.code] || err.message};
+    }
+    this.render();
+  }
+
+  changed(detail) {
+    if (detail.table_id !== undefined && detail.table_id !== this.tableId) return;
+    if (detail.what === "closed") {
+      this.ctx.navigate("#/");
+      return;
+    }
+    if (detail.what === "table" || detail.what === "game") this.render();
+    if (detail.what === "game" && detail.events && detail.events.length) this.announce(detail.events);
+  }
+
+  get info() {
+    return this.ctx.store.tables.get(this.tableId);
+  }
+
+  get shown() {
+    const game = this.ctx.store.games.get(this.tableId);
+    return game ? game.shown : null;
+  }
+
+  name(seat) {
+    const info = this.info;
+    return info && info.seats[seat] ? info.seats[seat].name : `Seat ${seat + 1}`;
+  }
+
+  announce(events) {
+    const me = this.ctx.store.seatAt(this.tableId);
+    for (const event of events) {
+      if (event.type === "auto_played") {
+        const who = event.player === me ? "you" : this.name(event.player);
+        toast(event.reason === "timeout" ? `Time ran out: a card was chosen for ${who}.`
+          : `A bot stands in for ${who}.`, "info");
+      } else if (event.type === "round_completed" && me !== null) {
+        const r = event.result;
+        const change = r.score_changes[me];
+        const made = r.bids[me] === r.tricks[me];
+        toast(`Round ${r.round_number}: ${made ? "you made your bid" : `you missed by ${Math.abs(r.tricks[me] - r.bids[me])}`} ` +
+          `(${change >= 0 ? "+" : "−"}${Math.abs(change)})`, made ? "ok" : "info", 3000);
+      } else if (event.type === "trump_chosen") {
+        toast(`${this.name(event.player)} chose ${suitLabel(event.suit)} as trump.`, "info", 3000);
+      }
+    }
+  }
+
+  leaveButton() {
+    const watching = this.ctx.store.seatAt(this.tableId) === null;
+    return h("button", {
+      type: "button", class: `btn btn-small btn-ghost ${this.leaveArmed ? "armed" : ""}`, id: "leave-table",
+      onClick: async () => {
+        if (watching) {
+          this.ctx.navigate("#/");
+          return;
+        }
+        const playing = this.info && this.info.status === "playing";
+        if (playing && !this.leaveArmed) {
+          this.leaveArmed = true;
+          this.render();
+          setTimeout(() => {
+            this.leaveArmed = false;
+            this.render();
+          }, 4000);
+          return;
+        }
+        try {
+          await this.ctx.ask({type: "leave_table", table_id: this.tableId});
+        } catch {
+          return;
+        }
+        this.ctx.store.forget(this.tableId);
+        this.ctx.navigate("#/");
+      },
+    }, watching ? "Stop watching" : this.leaveArmed ? "Really leave? A bot takes your seat" : "Leave table");
+  }
+
+  render() {
+    keepFocus(this.root, () => this._render());
+  }
+
+  _render() {
+    const info = this.info;
+    const shown = this.shown;
+    if (this.problem && !info) {
+      this.side.hidden = true;
+      mount(this.body, h("section", {class: "panel problem", role: "alert"},
+        h("h1", null, this.problem.text),
+        h("div", {class: "row"},
+          this.problem.code !== "no_such_table" ? h("button", {type: "button", class: "btn btn-primary",
+            onClick: () => this.ctx.navigate(`#/watch/${encodeURIComponent(this.tableId)}`)}, "Watch instead") : null,
+          h("a", {class: "btn", href: "#/"}, "Back to the lobby"))));
+      return;
+    }
+    if (!info) {
+      this.side.hidden = true;
+      mount(this.body, h("p", {class: "muted center-page"}, "Taking a seat…"));
+      return;
+    }
+    this.side.hidden = false;
+    document.title = `${tableTitle(info)} · Wizard online`;
+    if (info.status === "waiting" || !shown) {
+      this.scoreBox.hidden = true;
+      mount(this.body, waitingRoom(this, info));
+      return;
+    }
+    this.scoreBox.hidden = false;
+    this.renderGame(info, shown);
+  }
+
+  renderGame(info, shown) {
+    const obs = shown.observation;
+    const me = obs.player;
+    const n = obs.num_players;
+    const game = this.ctx.store.games.get(this.tableId);
+    const head = h("div", {class: "table-head"},
+      h("h1", null, tableTitle(info)),
+      me === null ? h("span", {class: "tag tag-watch"}, "watching") : null,
+      h("div", {class: "head-actions"},
+        h("a", {class: "btn btn-small btn-ghost", href: "#score-sheet", onClick: (e) => {
+          e.preventDefault();
+          this.scoreBox.scrollIntoView({behavior: "smooth", block: "start"});
+          this.scoreBox.focus({preventScroll: true});
+        }}, "Score sheet"),
+        info.private && me !== null ? h("button", {type: "button", class: "btn btn-small btn-ghost",
+          onClick: () => copyInvite(this.tableId)}, "Copy invite link") : null,
+        this.leaveButton()));
+    const felt = feltView({
+      n, bottom: me === null ? 0 : me, me, seats: info.seats, obs,
+      completedTrick: shown.completedTrick, clock: shown.clock,
+      onTrickClick: () => game && game.skipHold(),
+    });
+    const parts = [head, h("div", {class: "felt-wrap"}, felt, obs.phase === "finished" ? this.endPanel(info, obs) : null)];
+    if (me !== null) parts.push(this.actionBar(obs, shown), this.hand(obs, shown));
+    else parts.push(h("p", {class: "action-bar watching-note", role: "status"}, "You are watching this game. Players' hands stay hidden."));
+    mount(this.body, parts);
+    this.renderScores(info, obs);
+  }
+
+  actionBar(obs, shown) {
+    const me = obs.player;
+    const myTurn = obs.current_player === me && obs.phase !== "finished";
+    const bar = h("div", {class: "action-bar", role: "region", "aria-label": "Your move"});
+    if (obs.phase === "finished") {
+      bar.append(h("p", null, "The game is over."));
+      return bar;
+    }
+    if (!myTurn) {
+      const verb = {bidding: "to bid", choosing_trump: "to choose trump", playing: "to play"}[obs.phase] || "";
+      const who = obs.current_player === null ? "…" : this.name(obs.current_player);
+      bar.append(h("p", {class: "waiting-for"}, `Waiting for ${who} ${verb}`));
+      return bar;
+    }
+    const legal = obs.legal_actions;
+    if (obs.phase === "bidding") {
+      const allowed = new Set(legal.filter((a) => a.type === "bid").map((a) => a.value));
+      const forbidden = [];
+      const buttons = [];
+      for (let v = 0; v <= obs.round_number; v++) {
+        const ok = allowed.has(v);
+        if (!ok) forbidden.push(v);
+        buttons.push(h("button", {
+          type: "button", class: "btn bid-btn", disabled: !ok, dataset: {bid: String(v), focusKey: `bid-${v}`, focusGroup: "bids"},
+          "aria-label": ok ? `Bid ${v}` : `Bid ${v}, not allowed`, "aria-describedby": ok ? null : "bid-why",
+          onClick: () => this.act({type: "bid", value: v}),
+        }, String(v)));
+      }
+      bar.append(h("p", {class: "prompt"}, h("strong", null, "Your bid:"), ` how many tricks will you take with ${obs.round_number} card${obs.round_number > 1 ? "s" : ""}?`),
+        h("div", {class: "bids", role: "group", "aria-label": "Bids"}, buttons));
+      if (forbidden.length) {
+        bar.append(h("p", {id: "bid-why", class: "why"},
+          `You may not bid ${forbidden.join(" or ")}: the bids would add up to ${obs.round_number}, the number of cards dealt, and someone has to miss.`));
+      }
+    } else if (obs.phase === "choosing_trump") {
+      const suits = new Set(legal.filter((a) => a.type === "trump").map((a) => a.suit));
+      bar.append(h("p", {class: "prompt"}, h("strong", null, "A Wizard was turned:"), " you are the dealer, name the trump suit."),
+        h("div", {class: "suits", role: "group", "aria-label": "Trump suit"}, SUITS.filter((suit) => suits.has(suit)).map((suit) =>
+          h("button", {type: "button", class: `btn suit-btn suit-${suit}`, dataset: {suit, focusKey: `suit-${suit}`},
+                       "aria-label": `Trump: ${suitLabel(suit)}`, onClick: () => this.act({type: "trump", suit})},
+            suitIcon(suit), suitLabel(suit)))));
+    } else {
+      bar.append(h("p", {class: "prompt your-turn"}, h("strong", null, "Your turn:"), " play a card.",
+        obs.lead_suit ? ` Lead suit: ${suitLabel(obs.lead_suit)}.` : ""));
+    }
+    if (shown.clock && shown.clock.player === me) {
+      bar.append(h("span", {class: "clock clock-me", dataset: {deadline: String(shown.clock.deadlineAt)}, "aria-label": "Your turn clock"}, ""));
+    }
+    return bar;
+  }
+
+  hand(obs) {
+    const myTurn = obs.current_player === obs.player && obs.phase === "playing";
+    const legal = new Set(obs.legal_actions.filter((a) => a.type === "play").map((a) => a.card));
+    const cards = sortHand(obs.hand);
+    const why = obs.lead_suit ? `you must follow ${obs.lead_suit}` : "not allowed now";
+    let first = cards.findIndex((c) => legal.has(c.id));
+    if (first < 0) first = 0;
+    const buttons = cards.map((card, i) => cardButton(card, {
+      state: !myTurn ? "idle" : legal.has(card.id) ? "playable" : "illegal",
+      why,
+      tabindex: i === first ? 0 : -1,
+      onPlay: (c) => this.act({type: "play", card: c.id}, cardLabel(c)),
+    }));
+    return h("div", {class: `hand ${myTurn ? "my-turn" : ""}`, role: "toolbar", style: `--count: ${cards.length}`, "aria-label": `Your hand, ${cards.length} cards`,
+                     onKeydown: (e) => this.handKeys(e)},
+      buttons.length ? buttons : h("p", {class: "muted"}, "No cards in hand."));
+  }
+
+  handKeys(event) {
+    if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+    const cards = [...event.currentTarget.querySelectorAll("button.card")];
+    const i = cards.indexOf(document.activeElement);
+    if (i < 0) return;
+    event.preventDefault();
+    const next = {ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: cards.length - 1}[event.key];
+    const target = cards[(next + cards.length) % cards.length];
+    cards.forEach((c) => c.setAttribute("tabindex", c === target ? "0" : "-1"));
+    target.focus();
+  }
+
+  key(event) {
+    if (event.target.closest("input, textarea, select") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (/^[0-9]$/.test(event.key)) {
+      const button = this.body.querySelector(`.bid-btn[data-bid="${event.key}"]`);
+      if (button && !button.disabled) {
+        event.preventDefault();
+        button.click();
+      }
+    }
+  }
+
+  async act(action) {
+    try {
+      await this.ctx.ask({type: "act", table_id: this.tableId, action}, {quiet: ["not_your_turn"]});
+    } catch {
+      // refused: the error toast (if any) says why; the next update shows the truth
+    }
+  }
+
+  endPanel(info, obs) {
+    const seated = obs.player !== null;
+    const order = ranking(obs.scores);
+    const winners = new Set(obs.winners);
+    return h("section", {class: "end", role: "dialog", "aria-labelledby": "end-title"},
+      h("h2", {id: "end-title"}, "Game over"),
+      h("ol", {class: "ranking", "aria-label": "Final ranking"}, order.map((entry) => h("li", {
+        class: winners.has(entry.seat) ? "winner" : "", dataset: {seat: String(entry.seat), score: String(entry.score)},
+      }, h("span", {class: "place"}, `${entry.place}.`),
+        h("span", {class: "who"}, this.name(entry.seat), entry.seat === obs.player ? " (you)" : ""),
+        winners.has(entry.seat) ? h("span", {class: "tag tag-win"}, "winner") : null,
+        h("span", {class: "pts"}, String(entry.score))))),
+      h("div", {class: "row"},
+        seated ? h("button", {type: "button", class: "btn btn-primary", id: "play-again",
+          onClick: () => this.ctx.ask({type: "rematch", table_id: this.tableId}).catch(() => {})}, "Play again") : null,
+        h("a", {class: "btn", href: "#/"}, "Back to the lobby"),
+        h("a", {class: "btn btn-ghost", href: "#/games"}, "Recent games")));
+  }
+
+  renderScores(info, obs) {
+    const names = info.seats.map((s, i) => (s.name || `Seat ${i + 1}`));
+    const sheet = {
+      names, totalRounds: obs.total_rounds, history: obs.round_history, mySeat: obs.player,
+      current: obs.phase === "finished" ? null
+        : {round_number: obs.round_number, bids: obs.bids, has_bid: obs.has_bid, tricks_won: obs.tricks_won},
+    };
+    mount(this.scoreBox, h("h2", {id: "score-title"}, "Score sheet"), scorePad(sheet), scoreChart(sheet));
+  }
+}

@@ -1,0 +1,74 @@
+// The waiting room: seats, bots with a level (host), invite link, start.
+
+import {h, toast} from "./dom.js";
+import {LEVELS, optionBadges, tableTitle} from "./lobby.js";
+
+export function inviteLink(tableId) {
+  return `${location.origin}/#/table/${encodeURIComponent(tableId)}`;
+}
+
+export async function copyInvite(tableId, input) {
+  const link = inviteLink(tableId);
+  try {
+    await navigator.clipboard.writeText(link);
+    toast("Invite link copied. Send it to a friend.", "ok");
+  } catch {
+    if (input) {
+      input.focus();
+      input.select();
+    }
+    toast("Copy the selected link (Ctrl+C).", "info");
+  }
+}
+
+function seatRow(view, info, seat, isHost) {
+  const {ctx, tableId} = view;
+  const me = ctx.store.me && ctx.store.me.player_id;
+  const label = `Seat ${seat.seat + 1}`;
+  const controls = [];
+  if (isHost && seat.kind === "empty") {
+    const levelSelect = h("select", {"aria-label": `Bot level for seat ${seat.seat + 1}`, class: "level-select"},
+      LEVELS.map((l) => h("option", {value: l, selected: l === "medium"}, l)));
+    controls.push(levelSelect, h("button", {
+      type: "button", class: "btn btn-small", "aria-label": `Add a bot to seat ${seat.seat + 1}`,
+      onClick: () => ctx.ask({type: "add_bot", table_id: tableId, level: levelSelect.value, seat: seat.seat}).catch(() => {}),
+    }, "Add bot"));
+  }
+  if (isHost && seat.kind === "bot") {
+    controls.push(h("button", {
+      type: "button", class: "btn btn-small btn-ghost", "aria-label": `Remove the bot from seat ${seat.seat + 1}`,
+      onClick: () => ctx.ask({type: "remove_bot", table_id: tableId, seat: seat.seat}).catch(() => {}),
+    }, "Remove"));
+  }
+  const who = seat.kind === "empty" ? h("span", {class: "muted"}, "Open seat")
+    : h("span", {class: "who"}, seat.name,
+      seat.player_id === me ? h("span", {class: "you"}, "you") : null,
+      seat.player_id && seat.player_id === info.host ? h("span", {class: "tag"}, "host") : null,
+      seat.kind === "player" && !seat.connected ? h("span", {class: "tag tag-warn"}, "offline") : null);
+  return h("li", {class: `wait-seat wait-${seat.kind}`, dataset: {seat: String(seat.seat)}},
+    h("span", {class: "seat-no"}, label), who, h("span", {class: "seat-controls"}, controls));
+}
+
+export function waitingRoom(view, info) {
+  const {ctx, tableId} = view;
+  const isHost = ctx.store.isHost(tableId);
+  const open = info.seats.filter((s) => s.kind === "empty").length;
+  const linkInput = h("input", {id: "invite-link", readonly: true, value: inviteLink(tableId), "aria-label": "Invite link"});
+  const hostSeat = info.seats.find((s) => s.player_id === info.host);
+  return h("section", {class: "panel waiting", "aria-labelledby": "waiting-title"},
+    h("h1", {id: "waiting-title"}, tableTitle(info), info.private ? h("span", {class: "tag"}, "private") : null),
+    optionBadges(info.options, info.turn_seconds),
+    h("ol", {class: "wait-seats", "aria-label": "Seats"}, info.seats.map((seat) => seatRow(view, info, seat, isHost))),
+    h("div", {class: "invite"},
+      h("label", {for: "invite-link"}, "Invite friends with this link"),
+      h("div", {class: "row"}, linkInput,
+        h("button", {type: "button", class: "btn btn-small", id: "copy-invite", onClick: () => copyInvite(tableId, linkInput)}, "Copy link"))),
+    h("div", {class: "row wait-actions"},
+      isHost ? h("button", {
+        type: "button", class: "btn btn-primary btn-big", id: "start-game", disabled: open > 0,
+        "aria-describedby": open ? "start-why" : null,
+        onClick: () => ctx.ask({type: "start_game", table_id: tableId}).catch(() => {}),
+      }, "Start game") : h("p", {class: "muted"}, `Waiting for ${hostSeat ? hostSeat.name : "the host"} to start the game…`),
+      isHost && open ? h("span", {id: "start-why", class: "muted"}, `${open} open seat${open > 1 ? "s" : ""}: invite someone or add bots.`) : null,
+      view.leaveButton()));
+}
