@@ -34,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from wizard.ai.agents import HeuristicAgent
 from wizard.ai.decision import AgentSpec, Decision, DecisionRequest
 from wizard.ai.encoding import ActionSpace, encode_observation
-from wizard.ai.levels import BotLevel, BotSettings
+from wizard.ai.levels import BotLevel, BotSettings, random_move_chance, temperature
 from wizard.ai.policy import OnnxPolicy, choose
-from wizard.ai.pool import InferencePool, PoolSettings, strength_draws
+from wizard.ai.pool import InferencePool, PoolSettings
 from wizard.engine import Action, Observation, WizardGame
 from wizard.training.onnx_graphs import SHIPPED_HIDDEN, write_random_policy
 
@@ -68,10 +68,13 @@ def requests(count: int, seed: int) -> list[tuple[Observation, AgentSpec]]:
 
 def decide_inline(policy: OnnxPolicy, request: DecisionRequest) -> Action:
     """The decision the pool makes, computed here: strength draws, encode, ONNX, choose."""
-    random_action, temp, uniform = strength_draws(request)
-    if random_action is not None:
-        return random_action
-    observation = request.observation
+    observation, bot = request.observation, request.spec.bot
+    temp, uniform = 0.0, None
+    if bot is not None:  # act_with_strength's recipe
+        rng = bot.move_rng(request.spec.move_number)
+        if rng.random() < random_move_chance(bot.strength):
+            return rng.choice(observation.legal_actions)
+        temp, uniform = temperature(bot.strength), rng.random()
     logits = policy.logits(encode_observation(observation)[None, :])[0]
     index = choose(logits, ActionSpace.mask(observation), temperature=temp, uniform=uniform)
     return ActionSpace.action(index)

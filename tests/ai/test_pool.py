@@ -287,8 +287,8 @@ def test_an_exception_in_a_worker_falls_back_with_error_and_logs_the_traceback(
     assert (healthy.agent, healthy.reason) == ("model:default", None)
     errors = [entry for entry in logs if entry["event"] == "pool_worker_error"]
     assert len(errors) == 1
-    assert isinstance(errors[0]["exc_info"], ValueError)
-    assert "logits have shape" in str(errors[0]["exc_info"])
+    assert errors[0]["error"].startswith("ValueError: policy logits have shape")
+    assert "Traceback" in errors[0]["traceback"]
 
 
 def test_unknown_agents_and_policies_fall_back_with_error(random_policy_dir: Path) -> None:

@@ -1,19 +1,19 @@
 """`InferencePool`: bot decisions in worker processes, bounded on the event loop.
 
-A `Decider` (see `wizard.ai.decision`) backed by a `ProcessPoolExecutor` whose
-workers hold every shipped ONNX policy (`wizard.ai.pool_worker`). Every bound
-is checked on the loop before any work is queued, and every caller is answered
-by its deadline: when the pool cannot, the fallback agent (the heuristic)
-answers at once on the loop and `Decision.reason` says why (`FALLBACK_REASONS`).
+A `Decider` (see `wizard.ai.decision`) backed by worker processes that hold
+every shipped ONNX policy (`wizard.ai.pool_worker`). Every bound is checked on
+the loop before any work is queued, and every caller is answered by its
+deadline: when the pool cannot, the fallback agent (the heuristic) answers at
+once on the loop and `Decision.reason` says why (`FALLBACK_REASONS`).
 
 Routing by ``AgentSpec.agent``:
 
 - ``model`` (the default policy) or ``model:<name>``: the observation is encoded
   on the loop (cheaper than shipping it to a worker) and waits in that policy's
   batch; a batch leaves when its window (``batch_window_ms``) closes or it is
-  full (``max_batch``) and a worker is free, and runs as one ONNX call. Bot
-  strength is applied as in `act_with_strength`: the random-move draw happens
-  on the loop, the softmax temperature and draw travel with the row;
+  full (``max_batch``) and a worker is free, and runs as one ONNX call. The
+  worker applies bot strength as `act_with_strength` does (random move, softmax
+  temperature), from the bot's seed and move number;
 - a name in ``worker_agents`` (search bots): one observation per task, in a worker;
 - anything else (``heuristic``, ``random``): decided inline at once, as
   `InlineDecider` does; these agents cost microseconds.
@@ -21,34 +21,39 @@ Routing by ``AgentSpec.agent``:
 Waiting is counted in batches ("work units"): ``degrade_queue`` 8 means eight
 batches' worth of requests wait for a worker, so micro-batching can absorb a
 burst of 64 requests without degrading.
+
+Workers are spawned processes, each with one duplex pipe that the loop reads
+with ``add_reader``: no helper threads in the server process (the stdlib
+`ProcessPoolExecutor` needs two, and on a 2-core machine their hand-offs under
+load cost more than the batched inference saves). A worker that dies (EOF on
+its pipe, e.g. after ``kill -9``) has every request it held answered with
+``worker_lost``; it is replaced, and the replacement serves once it has loaded
+the policies.
 """
 
 from __future__ import annotations
 
 import asyncio
 import bisect
-import functools
+import contextlib
 import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Iterable, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 import numpy as np
 import structlog
-
-from wizard.engine import Action
 
 from . import pool_worker
 from .agents import Agent, HeuristicAgent, make_agent
 from .agents.base import require_turn
 from .decision import Decision, DecisionRequest, act_with_strength
 from .encoding import ActionSpace, encode_batch
-from .levels import random_move_chance, temperature
 from .policy import models_dir
 
 log = structlog.get_logger(__name__)
@@ -56,27 +61,6 @@ log = structlog.get_logger(__name__)
 #: every ``Decision.reason`` the pool gives besides ``None`` (the asked-for agent decided)
 FALLBACK_REASONS = ("overloaded", "queue", "slow", "expired", "error", "worker_lost")
 MODEL_PREFIX = "model:"
-
-
-#: (random-move chance, softmax temperature) for each integer strength 0-100
-_STRENGTH_TABLE = tuple((random_move_chance(s), temperature(s)) for s in range(101))
-
-
-def strength_draws(request: DecisionRequest) -> tuple[Action | None, float, float]:
-    """The bot-strength draws of a policy decision, exactly as `act_with_strength` makes them.
-
-    Returns a random legal action (the bot plays a random move this time), or
-    None with the softmax temperature and the uniform draw for `choose`. Without
-    bot settings: None, temperature 0 (the policy's best action), draw 0.
-    """
-    bot = request.spec.bot
-    if bot is None:
-        return None, 0.0, 0.0
-    rng = bot.move_rng(request.spec.move_number)
-    chance, temp = _STRENGTH_TABLE[min(100, max(0, bot.strength))]
-    if rng.random() < chance:
-        return rng.choice(request.observation.legal_actions), 0.0, 0.0
-    return None, temp, rng.random()
 
 
 def default_workers() -> int:
@@ -99,7 +83,7 @@ class PoolSettings:
     worker_imports: tuple[str, ...] = ()  # modules each worker imports (to register agents)
     deadline_margin_ms: float = 2.0  # answered this long before the deadline, fallback included
     max_wait_s: float = 30.0  # the deadline of a request that has none
-    hung_worker_s: float = 60.0  # a batch running this long gets its workers killed
+    hung_worker_s: float = 60.0  # a worker stuck this long on one task is killed
     start_timeout_s: float = 120.0
     close_timeout_s: float = 10.0
     compute_average_weight: float = 0.2  # weight of the newest sample in the moving average
@@ -207,18 +191,17 @@ class PoolMetrics:
 
 
 class _Waiting:
-    """One admitted request: what it needs for its row, and its future answer."""
+    """One admitted request, and its future answer (a `Decision` or a fallback reason)."""
 
-    __slots__ = ("arrived", "dispatched", "future", "request", "temperature", "uniform")
+    __slots__ = ("arrived", "bot", "dispatched", "future", "request")
 
     def __init__(self, request: DecisionRequest, future: asyncio.Future[Decision | str],
-                 arrived: float, temperature: float, uniform: float) -> None:
+                 arrived: float) -> None:
         self.request = request
         self.future = future
         self.arrived = arrived
         self.dispatched: float | None = None
-        self.temperature = temperature
-        self.uniform = uniform
+        self.bot = pool_worker.bot_row(request.spec.bot, request.spec.move_number)
 
 
 @dataclass(eq=False, slots=True)
@@ -237,8 +220,23 @@ class _Buffer:
 class _Batch:
     buffer: _Buffer
     items: list[_Waiting]
-    generation: int
     dispatched: float
+
+
+@dataclass(eq=False)
+class _Worker:
+    """One worker process and the loop's end of its pipe."""
+
+    process: BaseProcess
+    conn: Connection
+    ready: asyncio.Future[dict[str, Any]]  # the worker's ping once it has loaded the policies
+    batch: _Batch | None = None
+    alive: bool = True
+    attempt: int = 0  # failed starts in a row before this one (backoff of replacements)
+
+    @property
+    def idle(self) -> bool:
+        return self.alive and self.batch is None and self.ready.done()
 
 
 class InferencePool:
@@ -255,22 +253,20 @@ class InferencePool:
         self.fallback = fallback or HeuristicAgent()
         self.metrics = PoolMetrics()
         self.policies: frozenset[str] = frozenset()
-        self._executor: ProcessPoolExecutor | None = None
-        self._generation = 0
-        self._state = "new"  # new -> starting -> ready <-> restarting; -> closing -> closed
+        self._state = "new"  # new -> starting -> ready -> closing -> closed
+        self._workers: list[_Worker] = []
+        self._replacing: set[asyncio.Task[None]] = set()
         self._buffers: dict[tuple[str, str], _Buffer] = {}
-        self._running: set[_Batch] = set()
         self._average_compute: dict[str, float] = {}
         self._inline_agents: dict[str, Agent] = {}
         self._warned: set[tuple[str, str]] = set()
-        self._restart: asyncio.Task[None] | None = None
         self._drained = asyncio.Event()
 
     # -- lifecycle -----------------------------------------------------------------------
 
     @property
     def ready(self) -> bool:
-        """True when workers are up with their policies loaded (the server's ``/readyz``)."""
+        """True once the workers have loaded the policies, until `close` (``/readyz``)."""
         return self._state == "ready"
 
     async def start(self) -> None:
@@ -281,19 +277,25 @@ class InferencePool:
         if self._state != "new":
             return
         self._state = "starting"
-        self._executor = self._new_executor()
-        if not await self._warm_up(self._generation):
+        try:
+            self._workers = [await self._spawn() for _ in range(self.settings.workers)]
+            pings = await asyncio.wait_for(asyncio.gather(*(w.ready for w in self._workers)),
+                                           self.settings.start_timeout_s)
+        except (TimeoutError, ConnectionError, OSError) as exc:
             await self._stop_workers()
             self._state = "closed"
-            raise RuntimeError("inference pool workers did not start; see the log")
+            raise RuntimeError(f"inference pool workers did not start: {exc!r}") from exc
+        self.policies = frozenset(pings[0]["policies"])
+        for stem, error in pings[0]["errors"].items():
+            log.warning("pool_policy_not_loaded", policy=stem, error=error)
         self._state = "ready"
-        log.info("pool_started", workers=self.settings.workers, policies=sorted(self.policies))
+        log.info("pool_started", workers=len(self._workers), policies=sorted(self.policies))
 
     async def close(self) -> None:
         """Answer every request in progress (by its deadline at the latest), then stop workers."""
         if self._state in ("closing", "closed"):
             return
-        self._state = "closing" if self._state == "ready" else "closed"
+        self._state = "closing"
         for buffer in self._buffers.values():
             buffer.ripe = True
         self._pump()
@@ -303,16 +305,16 @@ class InferencePool:
                 await asyncio.wait_for(self._drained.wait(), self.settings.max_wait_s)
             except TimeoutError:
                 log.warning("pool_drain_timeout", inflight=self.metrics.inflight)
-        if self._restart is not None:
-            self._restart.cancel()
+        for task in self._replacing:
+            task.cancel()
         await self._stop_workers()
         self._state = "closed"
         log.info("pool_closed")
 
     def worker_pids(self) -> list[int]:
-        """Process ids of the current workers (for operators and tests)."""
-        processes = getattr(self._executor, "_processes", None) or {}
-        return [pid for pid, process in processes.items() if process.is_alive()]
+        """Process ids of the live workers (for operators and tests)."""
+        return [w.process.pid for w in self._workers
+                if w.alive and w.process.pid is not None and w.process.is_alive()]
 
     # -- deciding ------------------------------------------------------------------------
 
@@ -324,7 +326,7 @@ class InferencePool:
             return admitted
         buffer, item, budget = admitted
         loop = asyncio.get_running_loop()
-        timer = loop.call_at(loop.time() + budget, self._time_up, buffer, item)
+        timer = loop.call_at(loop.time() + budget, self._time_up, item)
         try:
             outcome = await item.future
         finally:
@@ -347,17 +349,10 @@ class InferencePool:
         route = self._route(request.spec.agent)
         if isinstance(route, Agent):
             return self._inline(route, request)
-        if route is None or self._state not in ("ready", "restarting"):
+        if route is None or self._state != "ready":
             return self._fallback(request, "error", arrived)
         if request.deadline <= arrived:
             return self._fallback(request, "expired", arrived)
-        temperature_, uniform = 0.0, 0.0
-        if route.kind == "policy":
-            random_action, temperature_, uniform = strength_draws(request)
-            if random_action is not None:
-                decision = Decision(random_action, "random")
-                self.metrics.count(decision)
-                return decision
         settings = self.settings
         if self.metrics.inflight >= settings.max_inflight:
             return self._fallback(request, "overloaded", arrived)
@@ -368,8 +363,7 @@ class InferencePool:
         average = self._average_compute.get(route.name)
         if budget <= 0.0 or (average is not None and average > (deadline - arrived) / 2):
             return self._fallback(request, "slow", arrived)
-        item = _Waiting(request, asyncio.get_running_loop().create_future(), arrived,
-                        temperature_, uniform)
+        item = _Waiting(request, asyncio.get_running_loop().create_future(), arrived)
         self._admit(route, item)
         return route, item, budget
 
@@ -422,7 +416,7 @@ class InferencePool:
                   queue_ms=round(queue_ms, 2))
         return decision
 
-    def _time_up(self, buffer: _Buffer, item: _Waiting) -> None:
+    def _time_up(self, item: _Waiting) -> None:
         """The request's time ran out: where it was decides the reason."""
         if item.future.done():
             return
@@ -430,7 +424,7 @@ class InferencePool:
             self._kill_hung_workers()
             item.future.set_result("slow")
         else:
-            item.future.set_result("worker_lost" if self._state == "restarting" else "expired")
+            item.future.set_result("worker_lost" if self._replacing else "expired")
 
     def _forget(self, buffer: _Buffer, item: _Waiting) -> None:
         """Take an answered request that never left its buffer out of it."""
@@ -464,10 +458,12 @@ class InferencePool:
         self._pump()
 
     def _pump(self) -> None:
-        """Send ripe batches, oldest first, while a worker is free."""
+        """Send ripe batches, oldest first, to idle workers."""
         if self._state not in ("ready", "closing"):
             return
-        while len(self._running) < self.settings.workers:
+        for worker in self._workers:
+            if not worker.idle:
+                continue
             ripe = [b for b in self._buffers.values() if b.ripe and b.items]
             if not ripe:
                 return
@@ -479,53 +475,56 @@ class InferencePool:
                 if buffer.timer is not None:
                     buffer.timer.cancel()
                     buffer.timer = None
-            self._dispatch(buffer, items)
+            self._dispatch(worker, buffer, items)
 
-    def _dispatch(self, buffer: _Buffer, items: list[_Waiting]) -> None:
-        assert self._executor is not None
+    def _dispatch(self, worker: _Worker, buffer: _Buffer, items: list[_Waiting]) -> None:
         now = time.monotonic()
         self.metrics.waiting -= len(items)
         for item in items:
             item.dispatched = now
-        batch = _Batch(buffer, items, self._generation, now)
+        worker.batch = _Batch(buffer, items, now)
         try:
             if buffer.kind == "policy":
                 observations = [item.request.observation for item in items]
-                work = self._executor.submit(
-                    pool_worker.run_policy_batch, buffer.name, encode_batch(observations),
-                    ActionSpace.mask_batch(observations),
-                    np.array([item.temperature for item in items]),
-                    np.array([item.uniform for item in items]))
+                message: tuple[str, tuple[Any, ...]] = ("policy", (
+                    buffer.name, encode_batch(observations), ActionSpace.mask_batch(observations),
+                    np.array([item.bot for item in items], dtype=np.int64)))
             else:
                 request = items[0].request
-                work = self._executor.submit(pool_worker.run_agent, buffer.name, request.spec,
-                                             request.observation.to_dict())
-        except BrokenProcessPool:
-            self._resolve(items, "worker_lost")
-            self._worker_lost(batch.generation)
-            return
+                message = ("agent", (buffer.name, request.spec, request.observation.to_dict()))
         except Exception:
             log.exception("pool_dispatch_error", agent=buffer.name)
+            worker.batch = None
             self._resolve(items, "error")
             return
-        self._running.add(batch)
+        try:
+            worker.conn.send(message)
+        except OSError:  # the worker is gone; its EOF may not have been read yet
+            self._lost(worker)
+            return
         self.metrics.batches += 1
         self.metrics.batch_rows += len(items)
-        asyncio.wrap_future(work).add_done_callback(functools.partial(self._finished, batch))
 
-    def _finished(self, batch: _Batch, work: asyncio.Future[Any]) -> None:
-        self._running.discard(batch)
-        now = time.monotonic()
-        error = work.exception() if not work.cancelled() else BrokenProcessPool("cancelled")
-        if isinstance(error, BrokenProcessPool):
-            self._resolve(batch.items, "worker_lost")
-            self._worker_lost(batch.generation)
-        elif error is not None:
-            log.error("pool_worker_error", agent=batch.buffer.name, rows=len(batch.items),
-                      exc_info=error)
-            self._resolve(batch.items, "error")
-        else:
-            self._deliver(batch, work.result(), now)
+    def _readable(self, worker: _Worker) -> None:
+        """A message (or EOF) from a worker."""
+        try:
+            message = worker.conn.recv()
+        except (EOFError, OSError):
+            self._lost(worker)
+            return
+        if message[0] == "ready":
+            if not worker.ready.done():
+                worker.ready.set_result(message[1])
+            self._pump()
+            return
+        batch, worker.batch = worker.batch, None
+        if batch is not None:
+            if message[0] == "ok":
+                self._deliver(batch, message[1], time.monotonic())
+            else:
+                log.error("pool_worker_error", agent=batch.buffer.name, rows=len(batch.items),
+                          error=message[1], traceback=message[2])
+                self._resolve(batch.items, "error")
         self._pump()
 
     def _deliver(self, batch: _Batch, result: Any, now: float) -> None:
@@ -535,20 +534,25 @@ class InferencePool:
         weight = self.settings.compute_average_weight
         self._average_compute[name] = (
             elapsed if previous is None else previous + weight * (elapsed - previous))
+        compute_ms = elapsed * 1000
         if batch.buffer.kind == "policy":
-            chosen, _ = result
-            answers: Iterable[tuple[Action, str]] = (
-                (ActionSpace.action(int(index)), MODEL_PREFIX + name) for index in chosen)
+            codes, _ = result
+            agent = MODEL_PREFIX + name
+            answers = []
+            for item, code in zip(batch.items, codes.tolist(), strict=True):
+                if code >= 0:
+                    answers.append((ActionSpace.action(code), agent))
+                else:  # the bot's random move: an index into the legal actions
+                    answers.append((item.request.observation.legal_actions[-1 - code], "random"))
         else:
             index, chosen_by, _ = result
             answers = [(ActionSpace.action(index), chosen_by)]
-        compute_ms = elapsed * 1000
-        for item, (action, agent) in zip(batch.items, answers, strict=True):
+        for item, (action, chosen) in zip(batch.items, answers, strict=True):
             if item.future.done():  # its caller was already answered at its deadline
                 continue
             queue_s = batch.dispatched - item.arrived
             self.metrics.observe(queue_s, elapsed)
-            item.future.set_result(Decision(action, agent, None, queue_s * 1000, compute_ms))
+            item.future.set_result(Decision(action, chosen, None, queue_s * 1000, compute_ms))
 
     @staticmethod
     def _resolve(items: list[_Waiting], reason: str) -> None:
@@ -558,91 +562,99 @@ class InferencePool:
 
     # -- workers -------------------------------------------------------------------------
 
-    def _new_executor(self) -> ProcessPoolExecutor:
+    async def _spawn(self) -> _Worker:
+        """Start one worker process; its `_Worker.ready` resolves once it has loaded policies."""
+        context = multiprocessing.get_context("spawn")  # no fork of a process with a loop
+        ours, theirs = context.Pipe()
         directory = self.settings.models_dir or str(models_dir())
-        return ProcessPoolExecutor(
-            self.settings.workers,
-            mp_context=multiprocessing.get_context("spawn"),  # no fork of a threaded loop
-            initializer=pool_worker.init_worker,
-            initargs=(directory, self.settings.worker_imports),
-        )
+        process = context.Process(
+            target=pool_worker.serve, args=(theirs, directory, self.settings.worker_imports),
+            name="wizard-ai-worker", daemon=True)
+        await asyncio.to_thread(process.start)  # spawning takes milliseconds: not on the loop
+        theirs.close()  # so that the worker's death reads as EOF here
+        loop = asyncio.get_running_loop()
+        worker = _Worker(process, ours, loop.create_future())
+        loop.add_reader(ours.fileno(), self._readable, worker)
+        return worker
 
-    async def _warm_up(self, generation: int) -> bool:
-        """Wait until every worker of ``generation`` answers a ping; False when they do not."""
-        assert self._executor is not None
-        pings: list[Future[dict[str, Any]]] = [
-            self._executor.submit(pool_worker.ping) for _ in range(self.settings.workers)]
-        try:
-            answers = await asyncio.wait_for(
-                asyncio.gather(*(asyncio.wrap_future(p) for p in pings)),
-                self.settings.start_timeout_s)
-        except (TimeoutError, BrokenProcessPool) as exc:
-            log.error("pool_workers_not_ready", generation=generation, error=repr(exc))
-            return False
-        if generation != self._generation:
-            return False
-        self.policies = frozenset(answers[0]["policies"])
-        for stem, error in answers[0]["errors"].items():
-            log.warning("pool_policy_not_loaded", policy=stem, error=error)
-        return True
-
-    def _worker_lost(self, generation: int) -> None:
-        """A worker died: answer what it held (done by the caller), rebuild, serve again."""
-        if generation != self._generation or self._state not in ("ready", "closing"):
+    def _lost(self, worker: _Worker) -> None:
+        """A worker died: answer what it held, then replace it (unless the pool is stopping)."""
+        if not worker.alive:
+            return
+        worker.alive = False
+        asyncio.get_running_loop().remove_reader(worker.conn.fileno())
+        worker.conn.close()
+        if worker.process.is_alive():
+            worker.process.kill()
+        if not worker.ready.done():
+            worker.ready.set_exception(ConnectionError("worker exited before it was ready"))
+        batch, worker.batch = worker.batch, None
+        if batch is not None:
+            self._resolve(batch.items, "worker_lost")
+        if worker in self._workers:
+            self._workers.remove(worker)
+        if self._state != "ready":
             return
         self.metrics.worker_restarts += 1
-        log.warning("pool_worker_lost", generation=generation,
-                    restarts=self.metrics.worker_restarts)
-        old = self._executor
-        self._running.clear()  # the old generation's batches fail on their own
-        if old is not None:
-            old.shutdown(wait=False, cancel_futures=True)
-        if self._state == "closing":
-            self._executor = None
-            return
-        self._generation += 1
-        self._state = "restarting"
-        self._executor = self._new_executor()
-        self._restart = asyncio.get_running_loop().create_task(self._rebuilt(self._generation))
+        log.warning("pool_worker_lost", pid=worker.process.pid, exitcode=worker.process.exitcode,
+                    held=len(batch.items) if batch else 0, restarts=self.metrics.worker_restarts)
+        task = asyncio.get_running_loop().create_task(self._replace(worker))
+        self._replacing.add(task)
+        task.add_done_callback(self._replacing.discard)
 
-    async def _rebuilt(self, generation: int) -> None:
-        delay = 0.5
-        while not await self._warm_up(generation):
-            if generation != self._generation or self._state != "restarting":
-                return
-            await asyncio.sleep(delay)  # workers that crash at start: retry, not spin
-            delay = min(30.0, delay * 2)
-            if self._executor is not None:
-                self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = self._new_executor()
-        if self._state == "restarting" and generation == self._generation:
-            self._state = "ready"
-            log.info("pool_rebuilt", generation=generation)
-            self._pump()
+    async def _replace(self, dead: _Worker) -> None:
+        """Start a successor; a successor that dies before it is ready is retried with backoff."""
+        await asyncio.to_thread(dead.process.join, 5.0)  # reap it
+        if dead.attempt:
+            await asyncio.sleep(min(30.0, 0.5 * 2 ** (dead.attempt - 1)))
+        if self._state != "ready":
+            return
+        worker = await self._spawn()
+        worker.attempt = dead.attempt + 1
+        self._workers.append(worker)
+        try:
+            await asyncio.wait_for(asyncio.shield(worker.ready), self.settings.start_timeout_s)
+        except (TimeoutError, ConnectionError) as exc:
+            log.error("pool_worker_not_ready", error=repr(exc), attempt=worker.attempt)
+            self._lost(worker)  # schedules the next try
+            return
+        worker.attempt = 0
+        log.info("pool_worker_replaced", pid=worker.process.pid)
+        self._pump()
 
     def _kill_hung_workers(self) -> None:
-        """Workers stuck on one batch for ``hung_worker_s`` are killed, which rebuilds the pool."""
+        """A worker stuck on one task for ``hung_worker_s`` is killed (and so replaced)."""
         now = time.monotonic()
-        if any(now - b.dispatched > self.settings.hung_worker_s for b in self._running):
-            log.error("pool_worker_hung", seconds=self.settings.hung_worker_s)
-            for pid in self.worker_pids():
-                os.kill(pid, signal.SIGKILL)
+        for worker in self._workers:
+            if worker.batch is not None and now - worker.batch.dispatched > \
+                    self.settings.hung_worker_s and worker.process.pid is not None:
+                log.error("pool_worker_hung", pid=worker.process.pid,
+                          seconds=round(now - worker.batch.dispatched, 1))
+                os.kill(worker.process.pid, signal.SIGKILL)
 
     async def _stop_workers(self) -> None:
-        executor, self._executor = self._executor, None
-        if executor is None:
+        """Ask every worker to stop; kill those that do not within ``close_timeout_s``."""
+        workers, self._workers = self._workers, []
+        loop = asyncio.get_running_loop()
+        for worker in workers:
+            if worker.alive:
+                worker.alive = False
+                loop.remove_reader(worker.conn.fileno())
+                with contextlib.suppress(OSError):  # already gone: nothing to ask
+                    worker.conn.send(None)
+        await asyncio.gather(*(self._join(worker) for worker in workers))
+
+    async def _join(self, worker: _Worker) -> None:
+        process = worker.process
+        if process.pid is None:
             return
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        stopping = asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
-        try:
-            await asyncio.wait_for(stopping, self.settings.close_timeout_s)
-        except TimeoutError:
-            log.warning("pool_workers_killed", pids=[p.pid for p in processes])
-            for process in processes:
-                process.kill()
-            for process in processes:
-                await asyncio.to_thread(process.join, self.settings.close_timeout_s)
+        await asyncio.to_thread(process.join, self.settings.close_timeout_s)
+        if process.is_alive():
+            log.warning("pool_worker_killed", pid=process.pid)
+            process.kill()
+            await asyncio.to_thread(process.join, self.settings.close_timeout_s)
+        worker.conn.close()
 
 
 __all__ = ["ENV_VARIABLES", "FALLBACK_REASONS", "InferencePool", "PoolMetrics", "PoolSettings",
-           "default_workers", "strength_draws"]
+           "default_workers"]

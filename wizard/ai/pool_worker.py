@@ -1,18 +1,20 @@
 """The worker side of the inference pool: runs in each worker process, never on the loop.
 
-`init_worker` runs once per process: it limits numeric libraries to one thread,
-imports the modules that register extra agents, and loads every shipped ONNX
-policy once (one intra-op thread each). The loop then sends work as plain data:
+`serve` is a worker's main: `init_worker` limits numeric libraries to one
+thread, imports the modules that register extra agents and loads every shipped
+ONNX policy once (one intra-op thread each); then the worker answers
+``(task, args)`` messages on its pipe, one at a time, until told to stop:
 
-- `run_policy_batch`: features and legal-action masks already encoded on the
-  loop (cheaper than shipping observations: pickling one costs ~15× its
-  encoding), one ONNX call for the whole batch, masked choice per row with the
-  row's temperature and uniform draw (bot strength, reproducible from the seed);
-- `run_agent`: one observation (as ``Observation.to_dict()``) for an agent that
-  is too slow for the loop (search bots), through `act_with_strength`.
+- ``policy``: `run_policy_batch` — features and legal-action masks encoded on
+  the loop (cheaper than shipping observations: pickling one costs ~15× its
+  encoding) plus each row's bot (level, strength, seed, move number); the bot's
+  random-move and softmax draws (`act_with_strength`'s recipe), one ONNX call
+  for the whole batch, a masked choice per row;
+- ``agent``: `run_agent` — one observation (``Observation.to_dict()``) for an
+  agent too slow for the loop (search bots), through `act_with_strength`.
 
-Everything here is module-level and picklable by reference, as
-`concurrent.futures.ProcessPoolExecutor` requires.
+Replies are ``("ok", result)`` or ``("error", message, traceback text)``; the
+first message of a worker is ``("ready", ping())``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ import importlib
 import os
 import signal
 import time
+import traceback
+from collections.abc import Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +36,7 @@ from wizard.engine import Observation, action_index
 
 from .agents import Agent, make_agent
 from .decision import AgentSpec, act_with_strength
+from .levels import BotLevel, BotSettings, random_move_chance, temperature
 from .policy import OnnxPolicy, PolicyError
 
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
@@ -86,7 +92,7 @@ def choose_rows(
     if not masks.any(axis=1).all():
         raise ValueError("a row without a legal action cannot be decided")
     values = np.where(masks, logits, -np.inf)
-    best = values.argmax(axis=1)
+    best: npt.NDArray[np.int64] = values.argmax(axis=1).astype(np.int64)
     sampled = np.flatnonzero(temperatures > 0.0)
     if sampled.size:
         rows = values[sampled].astype(np.float64)
@@ -102,28 +108,65 @@ def choose_rows(
         for row in over:  # a draw that rounds to the total takes the last legal action
             picks[row] = np.flatnonzero(masks[sampled[row]])[-1]
         best[sampled] = picks
-    return best.astype(np.int64)
+    return best
+
+
+#: a bot row's level column: the index of the level in this tuple
+LEVELS: tuple[BotLevel, ...] = tuple(BotLevel)
+NO_BOT = -1  # level column of a row without bot settings: the policy's best action
+
+
+def bot_row(bot: BotSettings | None, move_number: int) -> tuple[int, int, int, int]:
+    """The four ints a policy row carries for its bot: level, strength, seed, move number."""
+    if bot is None:
+        return (NO_BOT, 100, 0, move_number)
+    return (LEVELS.index(bot.level), bot.strength, bot.seed, move_number)
+
+
+def strength_draws(bots: npt.NDArray[np.int64], masks: npt.NDArray[np.bool_]) -> tuple[
+        npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Each row's bot draws, made as `act_with_strength` makes them.
+
+    Returns ``random_pick`` (the index into the observation's ``legal_actions``
+    of a random move, or -1), the softmax temperature and the uniform draw.
+    ``rng.choice(range(n))`` draws exactly what ``rng.choice(legal_actions)`` does.
+    """
+    rows = len(bots)
+    random_pick = np.full(rows, -1, dtype=np.int64)
+    temperatures = np.zeros(rows)
+    uniforms = np.zeros(rows)
+    for row in np.flatnonzero(bots[:, 0] != NO_BOT):
+        level, strength, seed, move_number = (int(v) for v in bots[row])
+        rng = BotSettings(LEVELS[level], strength, seed).move_rng(move_number)
+        if rng.random() < random_move_chance(strength):
+            random_pick[row] = rng.choice(range(int(masks[row].sum())))
+        else:
+            temperatures[row], uniforms[row] = temperature(strength), rng.random()
+    return random_pick, temperatures, uniforms
 
 
 def run_policy_batch(
     policy: str,
     features: npt.NDArray[np.float32],
     masks: npt.NDArray[np.bool_],
-    temperatures: npt.NDArray[np.float64],
-    uniforms: npt.NDArray[np.float64],
+    bots: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[np.int64], float]:
-    """One ONNX call for a batch; returns the chosen action indices and the compute seconds.
+    """One ONNX call for a batch; returns a code per row and the compute seconds.
 
-    Raises `KeyError` for a policy this worker did not load, and whatever the
-    policy raises (a wrong output shape is a `ValueError` from `choose_rows`).
+    A code ``>= 0`` is the chosen action index; ``-1 - k`` means the bot plays
+    a random move this time: ``legal_actions[k]``. Raises `KeyError` for a policy
+    this worker did not load, and whatever the policy raises (a wrong output
+    shape is a `ValueError` from `choose_rows`).
     """
     start = time.perf_counter()
     loaded = _policies.get(policy)
     if loaded is None:
         raise KeyError(f"policy {policy!r} is not loaded in this worker")
+    random_pick, temperatures, uniforms = strength_draws(bots, masks)
     logits = loaded.logits(features)
     chosen = choose_rows(logits, masks, temperatures, uniforms)
-    return chosen, time.perf_counter() - start
+    codes = np.where(random_pick >= 0, -1 - random_pick, chosen)
+    return codes, time.perf_counter() - start
 
 
 def run_agent(agent: str, spec: AgentSpec, observation: dict[str, Any]) -> tuple[int, str, float]:
@@ -139,5 +182,28 @@ def run_agent(agent: str, spec: AgentSpec, observation: dict[str, Any]) -> tuple
     return action_index(action), chosen_by, time.perf_counter() - start
 
 
-__all__ = ["THREAD_VARIABLES", "choose_rows", "init_worker", "ping", "run_agent",
-           "run_policy_batch"]
+TASKS: dict[str, Callable[..., Any]] = {"policy": run_policy_batch, "agent": run_agent}
+
+
+def serve(conn: Connection, models_dir: str, imports: tuple[str, ...] = ()) -> None:
+    """A worker process's main: initialise, say ready, answer tasks until ``None`` or EOF."""
+    init_worker(models_dir, imports)
+    conn.send(("ready", ping()))
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):  # the pool is gone
+            return
+        if message is None:
+            return
+        task, args = message
+        try:
+            result = TASKS[task](*args)
+        except Exception as exc:  # reported to the pool, which falls back and logs it
+            conn.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+        else:
+            conn.send(("ok", result))
+
+
+__all__ = ["LEVELS", "NO_BOT", "TASKS", "THREAD_VARIABLES", "bot_row", "choose_rows",
+           "init_worker", "ping", "run_agent", "run_policy_batch", "serve", "strength_draws"]
