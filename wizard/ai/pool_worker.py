@@ -114,13 +114,15 @@ def choose_rows(
 #: a bot row's level column: the index of the level in this tuple
 LEVELS: tuple[BotLevel, ...] = tuple(BotLevel)
 NO_BOT = -1  # level column of a row without bot settings: the policy's best action
+#: (random-move chance, softmax temperature) of each strength 0-100, computed once
+_STRENGTH_TABLE = tuple((random_move_chance(s), temperature(s)) for s in range(101))
 
 
 def bot_row(bot: BotSettings | None, move_number: int) -> tuple[int, int, int, int]:
     """The four ints a policy row carries for its bot: level, strength, seed, move number."""
     if bot is None:
         return (NO_BOT, 100, 0, move_number)
-    return (LEVELS.index(bot.level), bot.strength, bot.seed, move_number)
+    return (LEVELS.index(bot.level), min(100, max(0, bot.strength)), bot.seed, move_number)
 
 
 def strength_draws(bots: npt.NDArray[np.int64], masks: npt.NDArray[np.bool_]) -> tuple[
@@ -135,13 +137,16 @@ def strength_draws(bots: npt.NDArray[np.int64], masks: npt.NDArray[np.bool_]) ->
     random_pick = np.full(rows, -1, dtype=np.int64)
     temperatures = np.zeros(rows)
     uniforms = np.zeros(rows)
-    for row in np.flatnonzero(bots[:, 0] != NO_BOT):
-        level, strength, seed, move_number = (int(v) for v in bots[row])
+    legal_counts = masks.sum(axis=1).tolist()
+    for row, (level, strength, seed, move_number) in enumerate(bots.tolist()):
+        if level == NO_BOT:
+            continue
         rng = BotSettings(LEVELS[level], strength, seed).move_rng(move_number)
-        if rng.random() < random_move_chance(strength):
-            random_pick[row] = rng.choice(range(int(masks[row].sum())))
+        chance, temp = _STRENGTH_TABLE[strength]
+        if rng.random() < chance:
+            random_pick[row] = rng.choice(range(legal_counts[row]))
         else:
-            temperatures[row], uniforms[row] = temperature(strength), rng.random()
+            temperatures[row], uniforms[row] = temp, rng.random()
     return random_pick, temperatures, uniforms
 
 
