@@ -78,6 +78,11 @@ class Seat:
     away: bool = False
     grace: asyncio.TimerHandle | None = None
 
+    @property
+    def played_by_bot(self) -> bool:
+        """A bot seat, or a person's seat a stand-in plays while they are away."""
+        return self.kind is SeatKind.BOT or self.away
+
     def info(self) -> SeatInfo:
         if self.kind is SeatKind.PLAYER and self.player is not None:
             return SeatInfo(self.index, "player", self.player.name, self.player.player_id, None,
@@ -130,6 +135,10 @@ class Table:
         self.log = log.bind(table_id=self.table_id)
 
     # --- reading --------------------------------------------------------------------------
+
+    @property
+    def is_playing(self) -> bool:
+        return self.status is TableStatus.PLAYING
 
     def seat_of(self, player: Player) -> Seat | None:
         for seat in self.seats:

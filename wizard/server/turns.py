@@ -50,12 +50,10 @@ class TurnRunner:
 
     def schedule(self, *, trick_completed: bool = False) -> None:
         """Start the wait for whoever is to move now (call under the table's lock)."""
-        from .table import SeatKind, TableStatus
-
         self.cancel()
         table = self.table
         game = table.game
-        if table.status is not TableStatus.PLAYING or game is None:
+        if not table.is_playing or game is None:
             return
         mover = game.current_player
         if mover is None:
@@ -63,7 +61,7 @@ class TurnRunner:
         seat = table.seats[mover]
         settings = table.services.settings
         loop = asyncio.get_running_loop()
-        if seat.kind is SeatKind.BOT or seat.away:
+        if seat.played_by_bot:
             think = think_seconds(settings, table.services.rng, trick_completed=trick_completed)
             self._task = loop.create_task(self._bot_turn(table.v, mover, think),
                                           name=f"bot-{table.table_id}-{table.v}")
