@@ -54,7 +54,7 @@ function seatPanel({seat, info, obs, bottom, n, clock, me}) {
     showClock ? h("div", {class: "clock", dataset: {deadline: String(clock.deadlineAt)}, "aria-label": "Turn clock"},
       formatClock(clock.deadlineAt - performance.now())) : null,
     isTurn && !showClock ? h("div", {class: "turn-note"}, obs.phase === "bidding" ? "bidding…" : obs.phase === "choosing_trump" ? "choosing trump…" : "to play") : null,
-    seat !== me && obs.hand_sizes ? h("div", {class: "hand-size", "aria-hidden": "true"}, `${obs.hand_sizes[seat]} cards`) : null);
+    seat !== me && obs.hand_sizes ? h("div", {class: "hand-size", "aria-hidden": "true"}, `${obs.hand_sizes[seat]} card${obs.hand_sizes[seat] === 1 ? "" : "s"}`) : null);
 }
 
 function trumpBox(obs) {
@@ -74,9 +74,9 @@ function trumpBox(obs) {
 /**
  * params: {n, bottom (seat drawn at the bottom), me (my seat or null), seats (table seat
  * infos), obs (observation-shaped), completedTrick (TrickResult JSON or null), clock,
- * onTrickClick}
+ * onTrickClick, isFresh (card id → animate it as just played?)}
  */
-export function feltView({n, bottom, me, seats, obs, completedTrick, clock, onTrickClick}) {
+export function feltView({n, bottom, me, seats, obs, completedTrick, clock, onTrickClick, isFresh = () => false}) {
   const trickCards = completedTrick ? completedTrick.cards : obs.current_trick;
   const winner = completedTrick ? completedTrick.winner : null;
   const names = (seat) => (seats[seat] ? seats[seat].name : `Seat ${seat + 1}`);
@@ -87,7 +87,7 @@ export function feltView({n, bottom, me, seats, obs, completedTrick, clock, onTr
     onClick: completedTrick && onTrickClick ? onTrickClick : null,
   },
     trickCards.map((played, i) => h("div", {
-      class: `trick-card ${played.player === winner ? "winner" : ""}`,
+      class: `trick-card ${played.player === winner ? "winner" : ""} ${isFresh(played.card.id) ? "fresh" : ""}`,
       style: {...place(played.player, bottom, n).card, zIndex: String(i + 1)},
       dataset: {seat: String(played.player)},
     }, cardView(played.card, {size: "md", label: `${names(played.player)} played ${cardLabel(played.card)}`}))));

@@ -23,6 +23,7 @@ export class TableView {
     this.mode = mode; // "play" (sit, or join by invite) or "watch"
     this.problem = null;
     this.leaveArmed = false;
+    this.trickSeen = new Set(); // cards already on the table: only new ones slide in
     this.onChange = (event) => this.changed(event.detail);
     this.onKey = (event) => this.key(event);
   }
@@ -214,7 +215,9 @@ export class TableView {
       n, bottom: me === null ? 0 : me, me, seats: info.seats, obs,
       completedTrick: shown.completedTrick, clock: shown.clock,
       onTrickClick: () => game && game.skipHold(),
+      isFresh: (id) => !this.trickSeen.has(id),
     });
+    this.trickSeen = new Set((shown.completedTrick ? shown.completedTrick.cards : obs.current_trick).map((p) => p.card.id));
     const parts = [head, h("div", {class: "felt-wrap"}, felt, obs.phase === "finished" ? this.endPanel(info, obs) : null)];
     if (me !== null) parts.push(this.actionBar(obs, shown), this.hand(obs, shown));
     else parts.push(h("p", {class: "action-bar watching-note", role: "status"}, "You are watching this game. Players' hands stay hidden."));

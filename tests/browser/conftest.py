@@ -1,0 +1,182 @@
+"""Fixtures of the browser tests: a real ``wizard serve`` subprocess and Debian's Chromium.
+
+The server runs on a free loopback port with ``WIZARD_BOT_DELAY=0`` and a database file
+in a temporary directory; it is always terminated (and killed if it hangs). Every page
+opened through `open_page` records console errors and uncaught exceptions; a test fails
+at teardown if any page logged one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+
+from .helpers import enter_name
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+START_TIMEOUT = 30.0
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _get_status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+@dataclass
+class Server:
+    url: str
+    log_path: Path
+    history: bool  # does the server answer GET /api/games (the persistence issue)?
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A ``wizard serve`` process on a free port; killed at the end whatever happens."""
+    tmp = tmp_path_factory.mktemp("wizard-serve")
+    port = _free_port()
+    env = {**os.environ, "WIZARD_BOT_DELAY": "0", "WIZARD_DB": str(tmp / "wizard.db"),
+           "WIZARD_LOG_LEVEL": "warning", "WIZARD_HOST": "127.0.0.1",
+           "WIZARD_TABLES_BROADCAST": "0.1"}
+    log_path = tmp / "server.log"
+    url = f"http://127.0.0.1:{port}"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "wizard", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"wizard serve exited with {process.returncode}:\n"
+                            f"{log_path.read_text(errors='replace')[-3000:]}")
+            try:
+                if _get_status(f"{url}/healthz") == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"wizard serve did not answer /healthz within {START_TIMEOUT} s")
+            time.sleep(0.1)
+        yield Server(url, log_path, history=_get_status(f"{url}/api/games?limit=1") == 200)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    executable = shutil.which("chromium")
+    if executable is None:
+        pytest.skip("Debian's chromium is not installed (./scripts/test installs it)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS,
+                                             headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class Pages:
+    """Opens pages (each in its own browser context, i.e. its own localStorage)."""
+
+    browser: Browser
+    server: Server
+    contexts: list[BrowserContext] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def __call__(self, name: str | None = None, *, path: str = "/", trick_show_ms: int | None = 0,
+                 viewport: tuple[int, int] = (1280, 860)) -> Page:
+        """A new player: fresh context, the page at ``path``, the name entered (if given).
+
+        ``trick_show_ms`` shortens how long a completed trick stays on screen (None: the
+        client's default), so a long game plays quickly.
+        """
+        context = self.browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]}, base_url=self.server.url)
+        context.set_default_timeout(10_000)
+        if trick_show_ms is not None:
+            context.add_init_script(f"window.__WIZARD_CONFIG__ = {{trickShowMs: {trick_show_ms}}}")
+        self.contexts.append(context)
+        page = context.new_page()
+        self.watch(page)
+        page.goto(path)
+        if name is not None:
+            enter_name(page, name)
+        return page
+
+    def watch(self, page: Page) -> None:
+        label = f"page {len(self.contexts)}"
+
+        def console(message: ConsoleMessage) -> None:
+            if message.type != "error":
+                return
+            where = message.location.get("url", "")
+            if not self.server.history and "/api/games" in where:
+                return  # the history endpoints (persistence issue) are not served yet
+            self.errors.append(f"{label} console error: {message.text} ({where})")
+
+        page.on("console", console)
+        page.on("pageerror", lambda exc: self.errors.append(f"{label} page error: {exc}"))
+
+    def assert_clean(self) -> None:
+        """Fail if any page logged a console error or threw since the last check."""
+        errors, self.errors = self.errors[:], []
+        assert not errors, "console errors:\n" + "\n".join(errors)
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+        self.contexts.clear()
+
+
+@pytest.fixture
+def open_page(browser: Browser, server: Server) -> Iterator[Callable[..., Page]]:
+    """``open_page("Ada")``: a page with its own context; console errors fail the test."""
+    pages = Pages(browser, server)
+    try:
+        yield pages
+    finally:
+        pages.close()
+    pages.assert_clean()
+
+
+@pytest.fixture(scope="module")
+def module_pages(browser: Browser, server: Server) -> Iterator[Pages]:
+    """Pages that live for a whole module (a finished game shared by its tests)."""
+    pages = Pages(browser, server)
+    try:
+        yield pages
+    finally:
+        pages.close()
+    pages.assert_clean()

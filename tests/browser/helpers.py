@@ -1,0 +1,90 @@
+"""What a player does in the browser, as small bounded steps the tests share."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import Page, expect
+
+#: Anything the player can act on now, or the end of the game.
+ACTIONABLE = ".bid-btn:not([disabled]), .hand button.playable, .suit-btn, .end .ranking"
+STEP_TIMEOUT_MS = 15_000
+
+
+def enter_name(page: Page, name: str) -> None:
+    page.fill("#name-input", name)
+    page.click("form.name-panel button[type=submit]")
+    expect(page.locator("#conn")).to_have_attribute("data-state", re.compile("open|reconnected"))
+
+
+def play_bots(page: Page, players: int = 4, level: str = "medium") -> str:
+    """Start a game against bots from the lobby; returns the table id from the URL."""
+    page.goto("/#/")
+    page.select_option("#bots-players", str(players))
+    page.select_option("#bots-level", level)
+    page.click("#play-bots")
+    page.wait_for_url(re.compile(r"#/table/"))
+    expect(page.locator(".felt")).to_be_visible()
+    return table_id(page)
+
+
+def table_id(page: Page) -> str:
+    return page.url.split("#/table/", 1)[1]
+
+
+class Observed:
+    """What a click-through saw along the way (for assertions about the whole game)."""
+
+    def __init__(self) -> None:
+        self.actions = 0
+        self.forbidden_bid_explained = 0
+        self.illegal_cards_shown = 0
+
+
+def play_step(page: Page, seen: Observed | None = None) -> bool:
+    """Make one move by clicking (a legal bid, the first playable card, a trump suit).
+
+    Returns False when the game is over. Waits (bounded) until the clicked control is gone,
+    i.e. the server accepted the move and the table was redrawn.
+    """
+    target = page.wait_for_selector(ACTIONABLE, timeout=STEP_TIMEOUT_MS)
+    assert target is not None
+    if page.locator(".end .ranking").count():
+        return False
+    if seen is not None:
+        if page.locator(".bid-btn[disabled]").count():
+            expect(page.locator("#bid-why")).to_contain_text("may not bid")
+            seen.forbidden_bid_explained += 1
+        if page.locator(".hand button.illegal").count():
+            seen.illegal_cards_shown += 1
+    target.click()
+    target.wait_for_element_state("hidden", timeout=STEP_TIMEOUT_MS)
+    if seen is not None:
+        seen.actions += 1
+    return True
+
+
+def play_until(page: Page, done: str, timeout_s: float, seen: Observed | None = None) -> None:
+    """Click moves until the selector ``done`` is on the page (bounded by ``timeout_s``)."""
+    deadline = time.monotonic() + timeout_s
+    while not page.locator(done).count():
+        assert time.monotonic() < deadline, f"{done!r} did not appear within {timeout_s} s"
+        if not play_step(page, seen):
+            break
+
+
+def hand_ids(page: Page) -> list[int]:
+    return [int(x) for x in page.locator(".hand button.card").evaluate_all(
+        "els => els.map(e => e.dataset.card)")]
+
+
+def round_info(page: Page) -> str:
+    return page.locator(".round-info").inner_text()
+
+
+def ranking(page: Page) -> list[tuple[int, int]]:
+    """``[(seat, score), ...]`` of the final ranking, best first."""
+    rows = page.locator(".end .ranking li").evaluate_all(
+        "els => els.map(e => [Number(e.dataset.seat), Number(e.dataset.score)])")
+    return [(seat, score) for seat, score in rows]
