@@ -77,12 +77,12 @@ class ClientMessage(msgspec.Struct, tag_field="type", forbid_unknown_fields=True
     id: MessageId | None = None
 
 
-class Hello(ClientMessage, tag="hello", kw_only=True):
+class Hello(ClientMessage, tag="hello", kw_only=True, frozen=True):
     name: Name
     token: Token | None = None
 
 
-class ListTables(ClientMessage, tag="list_tables"):
+class ListTables(ClientMessage, tag="list_tables", frozen=True):
     pass
 
 
@@ -94,67 +94,67 @@ class Options(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     wizard_trump_dealer_chooses: bool = False
 
 
-class CreateTable(ClientMessage, tag="create_table", kw_only=True):
+class CreateTable(ClientMessage, tag="create_table", kw_only=True, frozen=True):
     players: Players
     options: Options = Options()
     private: bool = False
     turn_seconds: TurnSeconds | None = None
 
 
-class JoinTable(ClientMessage, tag="join_table", kw_only=True):
+class JoinTable(ClientMessage, tag="join_table", kw_only=True, frozen=True):
     table_id: TableId
     seat: Seat | None = None
 
 
-class LeaveTable(ClientMessage, tag="leave_table", kw_only=True):
+class LeaveTable(ClientMessage, tag="leave_table", kw_only=True, frozen=True):
     table_id: TableId
 
 
-class Spectate(ClientMessage, tag="spectate", kw_only=True):
+class Spectate(ClientMessage, tag="spectate", kw_only=True, frozen=True):
     table_id: TableId
 
 
-class AddBot(ClientMessage, tag="add_bot", kw_only=True):
+class AddBot(ClientMessage, tag="add_bot", kw_only=True, frozen=True):
     table_id: TableId
     level: Level = "medium"
     seat: Seat | None = None
 
 
-class RemoveBot(ClientMessage, tag="remove_bot", kw_only=True):
+class RemoveBot(ClientMessage, tag="remove_bot", kw_only=True, frozen=True):
     table_id: TableId
     seat: Seat
 
 
-class StartGame(ClientMessage, tag="start_game", kw_only=True):
+class StartGame(ClientMessage, tag="start_game", kw_only=True, frozen=True):
     table_id: TableId
 
 
-class PlayBots(ClientMessage, tag="play_bots", kw_only=True):
+class PlayBots(ClientMessage, tag="play_bots", kw_only=True, frozen=True):
     players: Players = 4
     level: Level = "medium"
     options: Options = Options()
     turn_seconds: TurnSeconds | None = None
 
 
-class Act(ClientMessage, tag="act", kw_only=True):
+class Act(ClientMessage, tag="act", kw_only=True, frozen=True):
     table_id: TableId
     action: dict[str, Any]  # checked by the engine's strict `action_from_dict`
 
 
-class Sync(ClientMessage, tag="sync", kw_only=True):
+class Sync(ClientMessage, tag="sync", kw_only=True, frozen=True):
     table_id: TableId
 
 
-class Rematch(ClientMessage, tag="rematch", kw_only=True):
+class Rematch(ClientMessage, tag="rematch", kw_only=True, frozen=True):
     table_id: TableId
 
 
-class Chat(ClientMessage, tag="chat", kw_only=True):
+class Chat(ClientMessage, tag="chat", kw_only=True, frozen=True):
     table_id: TableId
     text: ChatText
 
 
-class Ping(ClientMessage, tag="ping"):
+class Ping(ClientMessage, tag="ping", frozen=True):
     pass
 
 
@@ -163,7 +163,7 @@ AnyClientMessage = (
     | StartGame | PlayBots | Act | Sync | Rematch | Chat | Ping
 )
 CLIENT_TYPES: tuple[str, ...] = tuple(
-    sorted(str(cls.__struct_config__.tag) for cls in AnyClientMessage.__args__)  # type: ignore[attr-defined]
+    sorted(str(cls.__struct_config__.tag) for cls in AnyClientMessage.__args__)
 )
 
 _decoder = msgspec.json.Decoder(AnyClientMessage)
@@ -212,17 +212,17 @@ class ServerMessage(msgspec.Struct, tag_field="type", frozen=True):
     """Base of every server message."""
 
 
-class Ack(ServerMessage, tag="ack"):
+class Ack(ServerMessage, tag="ack", frozen=True):
     id: int
 
 
-class Error(ServerMessage, tag="error"):
+class Error(ServerMessage, tag="error", frozen=True):
     id: int | None
     code: str
     message: str
 
 
-class Welcome(ServerMessage, tag="welcome"):
+class Welcome(ServerMessage, tag="welcome", frozen=True):
     player_id: str
     name: str
     token: str
@@ -240,7 +240,7 @@ class SeatInfo(msgspec.Struct, frozen=True):
     away: bool = False
 
 
-class TableInfo(ServerMessage, tag="table"):
+class TableInfo(ServerMessage, tag="table", frozen=True):
     table_id: str
     host: str | None
     seats: list[SeatInfo]
@@ -252,7 +252,7 @@ class TableInfo(ServerMessage, tag="table"):
     game: int
 
 
-class Tables(ServerMessage, tag="tables"):
+class Tables(ServerMessage, tag="tables", frozen=True):
     tables: list[TableInfo]
 
 
@@ -261,7 +261,7 @@ class Clock(msgspec.Struct, frozen=True):
     deadline_ms: int
 
 
-class Update(ServerMessage, tag="update"):
+class Update(ServerMessage, tag="update", frozen=True):
     table_id: str
     v: int
     events: list[dict[str, Any]]
@@ -269,18 +269,18 @@ class Update(ServerMessage, tag="update"):
     clock: Clock | None
 
 
-class ChatMessage(ServerMessage, tag="chat"):
+class ChatMessage(ServerMessage, tag="chat", frozen=True):
     table_id: str
     name: str
     text: str
     player_id: str
 
 
-class Pong(ServerMessage, tag="pong"):
+class Pong(ServerMessage, tag="pong", frozen=True):
     pass
 
 
-class TableClosed(ServerMessage, tag="table_closed"):
+class TableClosed(ServerMessage, tag="table_closed", frozen=True):
     table_id: str
     reason: str
 
