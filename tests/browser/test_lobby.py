@@ -47,7 +47,7 @@ def test_unknown_invite_link_says_so(open_page: Callable[..., Page]) -> None:
     page = open_page("Finn")
     page.goto("/#/table/t_doesnotexist")
     expect(page.get_by_role("alert")).to_contain_text("no such table")
-    page.get_by_role("link", name="Back to the lobby").click()
+    page.get_by_role("link", name="Back to the lobby", exact=True).click()
     expect(page.locator("#play-bots")).to_be_visible()
 
 
