@@ -28,7 +28,7 @@ TIMEOUT = 10.0
 def fast_settings(**changes: Any) -> Settings:
     """Fast settings: bots answer at once, no tables broadcast delay."""
     base = Settings(bot_delay=0, turn_seconds=0, tables_broadcast_seconds=0.05,
-                    log_level="warning")
+                    log_level="warning", db_path=":memory:")
     return base.replace(**changes)
 
 

@@ -27,11 +27,12 @@ from wizard.ai.decision import Decider, InlineDecider
 
 from .connection import Connection
 from .handlers import Dispatcher
+from .history import History
 from .lobby import Lobby
 from .metrics import ServerMetrics
 from .protocol import Tables
 from .settings import Settings
-from .store import ActionLog, NullActionLog
+from .store import SqliteStore
 from .table import TableServices
 
 log = structlog.get_logger(__name__)
@@ -42,12 +43,12 @@ LAG_TICK_SECONDS = 0.25
 class ServerState:
     """What the routes share; ``app.state.server`` (tests reach in through it)."""
 
-    def __init__(self, settings: Settings, decider: Decider, action_log: ActionLog) -> None:
+    def __init__(self, settings: Settings, decider: Decider, store: SqliteStore) -> None:
         self.settings = settings
         self.decider = decider
-        self.action_log = action_log
+        self.store = store
         self.metrics = ServerMetrics()
-        self.lobby = Lobby(TableServices(settings, decider, action_log, self.metrics))
+        self.lobby = Lobby(TableServices(settings, decider, store, self.metrics))
         self.dispatcher = Dispatcher(self.lobby, settings, self.metrics)
         self.decider_started = False
         self._register_gauges()
@@ -68,27 +69,32 @@ class ServerState:
 
     @property
     def ready(self) -> bool:
-        return self.decider_started and self.action_log.is_open
+        return self.decider_started and self.store.is_open
 
 
 def create_app(settings: Settings | None = None, decider: Decider | None = None,
-               action_log: ActionLog | None = None) -> Starlette:
+               store: SqliteStore | None = None) -> Starlette:
     """The server as an ASGI app; bots decide only through ``decider`` (default inline).
 
-    The lifespan opens the action log, starts the decider (if it has ``start``)
-    and the lobby's sweeper, and closes them again in reverse order.
+    The lifespan opens the store (``settings.db_path``), rebuilds every
+    unfinished game from it, starts the decider (if it has ``start``) and the
+    lobby's sweeper, and closes them again in reverse order.
     """
     settings = settings or Settings()
-    state = ServerState(settings, decider or InlineDecider(), action_log or NullActionLog())
+    state = ServerState(settings, decider or InlineDecider(),
+                        store or SqliteStore(settings.db_path))
     static_dir = Path(settings.static_dir)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await state.action_log.open()
+        await state.store.open()
         start = getattr(state.decider, "start", None)
         if start is not None:
             await start()
         state.decider_started = True
+        restored = await state.lobby.restore()
+        if restored:
+            log.info("tables_restored", tables=restored)
         state.lobby.start()
         lag = asyncio.get_running_loop().create_task(_watch_loop_lag(state.metrics))
         log.info("server_started", host=settings.host, port=settings.port)
@@ -101,7 +107,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
             close = getattr(state.decider, "close", None)
             if close is not None:
                 await close()
-            await state.action_log.close()
+            await state.store.close()
             log.info("server_stopped")
 
     async def index(request: Request) -> Response:
@@ -119,7 +125,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
 
     async def readyz(request: Request) -> Response:
         body = msgspec.json.encode({"ready": state.ready, "decider": state.decider_started,
-                                    "store": state.action_log.is_open})
+                                    "store": state.store.is_open})
         return Response(body, status_code=200 if state.ready else 503,
                         media_type="application/json")
 
@@ -138,6 +144,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
             Route("/readyz", readyz),
             Route("/metrics", metrics),
             WebSocketRoute("/ws", websocket),
+            *History(state.store).routes(),
             Mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static"),
         ],
         lifespan=lifespan,

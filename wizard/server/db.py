@@ -304,7 +304,10 @@ def load_games(conn: sqlite3.Connection, where: str, params: Sequence[Any] = (),
         actions = tuple(conn.execute(
             "SELECT seq, seat, action, time FROM actions WHERE game_id = ? ORDER BY seq",
             (row[0],)).fetchall())
-        games.append(StoredGame(*row, actions=actions))
+        games.append(StoredGame(
+            id=row[0], table_id=row[1], created=row[2], options=row[3], seed=row[4],
+            seats=row[5], status=row[6], result=row[7], table_info=row[8], finished=row[9],
+            actions=actions))
     return games
 
 

@@ -16,6 +16,7 @@ from wizard.engine import GameOptions
 from .connection import Connection
 from .player import Player
 from .protocol import ErrorCode, ProtocolError, TableInfo, Tables, Welcome, encode
+from .store import STATUS_CORRUPT
 from .table import Table, TableServices, TableStatus
 
 log = structlog.get_logger(__name__)
@@ -29,6 +30,7 @@ class Lobby:
         services.changed = self._table_changed
         services.closed = self._table_closed
         self.players_by_token: dict[str, Player] = {}
+        self.restored_players: dict[str, Player] = {}  # by player id, until they say hello
         self.tables: dict[str, Table] = {}
         self.list_watchers: set[Connection] = set()
         self._tables_dirty = False
@@ -43,14 +45,19 @@ class Lobby:
         name = name.strip()
         if not name:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "name must not be blank")
+        store = self.services.store
         if token is not None:
-            player = self.players_by_token.get(token)
+            player = self.players_by_token.get(token) or await self._known_player(token)
             if player is None:
                 raise ProtocolError(ErrorCode.UNKNOWN_TOKEN,
                                     "this token is not known here; say hello without one")
-            player.name = name
+            if player.name != name:
+                player.name = name
+                await store.remember_player(token, player.player_id, name)
         else:
             player = Player(name)
+            # the token must outlive a restart before its owner learns it
+            await store.remember_player(player.token, player.player_id, name)
             self.players_by_token[player.token] = player
         connection.identify(player)
         player.connections.add(connection)
@@ -63,6 +70,49 @@ class Lobby:
             if table is not None:
                 await table.player_connected(player, connection)
         return player
+
+    async def _known_player(self, token: str) -> Player | None:
+        """A player the store knows from before a restart (restored seats keep their object)."""
+        known = await self.services.store.known_player(token)
+        if known is None:
+            return None
+        player_id, name = known
+        player = self.restored_players.pop(player_id, None) or Player(name, player_id=player_id)
+        player.token = token
+        self.players_by_token[token] = player
+        return player
+
+    def _restored_player(self, player_id: str, name: str) -> Player:
+        player = self.restored_players.get(player_id)
+        if player is None:
+            player = self.restored_players[player_id] = Player(name, player_id=player_id)
+        return player
+
+    async def restore(self) -> int:
+        """Rebuild every unfinished game from the store; returns how many tables came back.
+
+        A game that does not replay is logged, marked ``corrupt`` and skipped.
+        """
+        store = self.services.store
+        restored = 0
+        for stored in await store.unfinished_games():
+            try:
+                table = Table.restore(self.services, stored, self._restored_player)
+            except Exception as exc:
+                log.error("restore_failed", game_id=stored.id, table_id=stored.table_id,
+                          error=f"{type(exc).__name__}: {exc}")
+                await store.mark(stored.id, STATUS_CORRUPT)
+                continue
+            store.adopt(table.table_id, stored.id)
+            self.tables[table.table_id] = table
+            if table.status is TableStatus.FINISHED:  # the finish itself was not recorded
+                game = table.game
+                assert game is not None
+                await store.game_finished(table.table_id, game.scores, game.winners())
+            table.resume()
+            restored += 1
+            table.log.info("table_restored", game_id=stored.id, v=table.v)
+        return restored
 
     async def connection_closed(self, connection: Connection) -> None:
         """Forget a closed connection; a player whose last connection closed starts grace."""

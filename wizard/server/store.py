@@ -1,54 +1,200 @@
-"""The action log hook: a table awaits `ActionLog.append` before it acks or broadcasts.
+"""The store: every accepted action is durable before anyone is told about it.
 
-Only the interface and a no-op implementation live here for now; the
-persistence issue puts SQLite behind the same `ActionLog` protocol.
+A table is event-sourced: (options, seed, seats, accepted actions). The table
+awaits the store at each step that must survive a crash — a game's start
+(seed, seats, bot settings), every action, a seat handed to a bot mid-game, a
+new player's token — and only then acknowledges or broadcasts. On start the
+server rebuilds every unfinished game by replaying its actions
+(`Lobby.restore`). Finished games stay for history and replay.
+
+`SqliteStore` is the one implementation (``WIZARD_DB=:memory:`` keeps it in
+memory); `db.py` holds the SQLite mechanics. Tokens are stored only as SHA-256
+hashes.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import hashlib
+import json
+import sqlite3
+from datetime import UTC, datetime
+from typing import Any
+
+import structlog
+
+from .db import Database, StoredGame, load_games
+
+log = structlog.get_logger(__name__)
+
+STATUS_PLAYING = "playing"
+STATUS_FINISHED = "finished"
+STATUS_ABANDONED = "abandoned"
+STATUS_CORRUPT = "corrupt"
 
 
-class ActionLog(Protocol):
-    """Where accepted actions go, in order, before anyone is told about them."""
+def token_hash(token: str) -> str:
+    """What the store keeps of a token: its SHA-256, never the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
-    async def open(self) -> None:
-        """Make the log ready (create files, run migrations)."""
 
-    async def close(self) -> None:
-        """Flush and release the log."""
+def iso_time(timestamp: float | None) -> str | None:
+    if timestamp is None:
+        return None
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class SqliteStore:
+    """The server's store on SQLite (WAL, group commits on one writer thread)."""
+
+    def __init__(self, path: str) -> None:
+        self.db = Database(path)
+        self._game_of_table: dict[str, str] = {}
 
     @property
     def is_open(self) -> bool:
-        """True between `open` and `close` (``/readyz`` reports it)."""
+        return self.db.is_open
+
+    async def open(self) -> None:
+        await self.db.open()
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    # --- a table's life -----------------------------------------------------------------
+
+    async def game_started(self, table_id: str, game_id: str, *, options: dict[str, Any],
+                           seed: int, seats: list[dict[str, Any]],
+                           table_info: dict[str, Any]) -> None:
+        """Record a new game (committed when this returns)."""
+        await self.db.write(Database.insert_game(game_id, table_id, options, seed, seats,
+                                                 table_info))
+        self._game_of_table[table_id] = game_id
+
+    def adopt(self, table_id: str, game_id: str) -> None:
+        """A restored table continues its stored game."""
+        self._game_of_table[table_id] = game_id
 
     async def append(self, table_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
-        """Durably record that ``seat`` played ``action`` as the table's version ``seq``.
+        """Record that ``seat`` played ``action`` as the table's version ``seq``.
 
-        Returns only when the record is durable; an exception means the action
-        must not be applied.
+        Returns once committed; raises `StoreError` otherwise (then the action
+        must not be applied).
         """
+        await self.db.write(Database.insert_action(self._game_of_table[table_id], seq, seat,
+                                                   action))
+
+    async def seats_changed(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        """A seat changed hands during a game (e.g. a bot took over a seat that was left)."""
+        game_id = self._game_of_table.get(table_id)
+        if game_id is not None:
+            await self.db.write(Database.update_seats(game_id, seats))
+
+    async def game_finished(self, table_id: str, scores: list[int], winners: list[int]) -> None:
+        game_id = self._game_of_table.pop(table_id, None)
+        if game_id is not None:
+            await self.db.write(Database.finish_game(
+                game_id, STATUS_FINISHED, {"scores": scores, "winners": winners}))
+
+    def game_abandoned(self, table_id: str) -> None:
+        """The table closed mid-game; best effort (a lost write only means a later restore)."""
+        game_id = self._game_of_table.pop(table_id, None)
+        if game_id is not None:
+            self.db.write_nowait(Database.finish_game(game_id, STATUS_ABANDONED, None))
+
+    async def mark(self, game_id: str, status: str, result: dict[str, Any] | None = None) -> None:
+        await self.db.write(Database.finish_game(game_id, status, result))
+
+    # --- players ------------------------------------------------------------------------
+
+    async def remember_player(self, token: str, player_id: str, name: str) -> None:
+        await self.db.write(Database.upsert_player(token_hash(token), player_id, name))
+
+    async def known_player(self, token: str) -> tuple[str, str] | None:
+        """``(player_id, name)`` of the player holding ``token``, if the store knows it."""
+        digest = token_hash(token)
+        row = await self.db.read(lambda c: c.execute(
+            "SELECT player_id, name FROM players WHERE token_hash = ?", (digest,)).fetchone())
+        return None if row is None else (row[0], row[1])
+
+    # --- reading games --------------------------------------------------------------------
+
+    async def unfinished_games(self) -> list[StoredGame]:
+        return list(await self.db.read(lambda c: load_games(c, "status = ?", (STATUS_PLAYING,))))
+
+    async def game(self, game_id: str) -> StoredGame | None:
+        games = await self.db.read(lambda c: load_games(c, "id = ?", (game_id,)))
+        return games[0] if games else None
+
+    async def finished_games(self, limit: int, before: str | None
+                             ) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of finished games, newest first, and the cursor of the next page.
+
+        ``before`` is a cursor from an earlier page; raises `ValueError` if it is malformed.
+        """
+        after_key: tuple[float, str] | None = None
+        if before:
+            stamp, _, game_id = before.partition("~")
+            try:
+                after_key = (float(stamp), game_id)
+            except ValueError:
+                raise ValueError(
+                    f"before must be a cursor from an earlier page, got {before!r}") from None
+
+        def query(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+            sql = ("SELECT id, table_id, seats, result, finished FROM games WHERE status = ?")
+            params: list[Any] = [STATUS_FINISHED]
+            if after_key is not None:
+                sql += " AND (finished, id) < (?, ?)"
+                params += list(after_key)
+            sql += " ORDER BY finished DESC, id DESC LIMIT ?"
+            params.append(limit + 1)
+            return conn.execute(sql, params).fetchall()
+
+        rows = await self.db.read(query)
+        games = [game_summary(*row) for row in rows[:limit]]
+        next_before = None
+        if len(rows) > limit:
+            last = rows[limit - 1]
+            next_before = f"{last[4]!r}~{last[0]}"
+        return games, next_before
 
 
-class NullActionLog:
-    """Remembers nothing (until the persistence issue lands); always ready."""
-
-    def __init__(self) -> None:
-        self.appended = 0
-        self._open = False
-
-    async def open(self) -> None:
-        self._open = True
-
-    async def close(self) -> None:
-        self._open = False
-
-    @property
-    def is_open(self) -> bool:
-        return self._open
-
-    async def append(self, table_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
-        self.appended += 1
+def public_seats(seats_json: str) -> list[dict[str, Any]]:
+    """Stored seats as anyone may see them (names and bot levels; no tokens are stored)."""
+    out = []
+    for index, seat in enumerate(json.loads(seats_json)):
+        if seat.get("kind") == "bot":
+            out.append({"seat": index, "name": seat.get("name", f"Bot ({seat['level']})"),
+                        "kind": "bot", "level": seat["level"], "player_id": f"bot:{seat['level']}"})
+        else:
+            out.append({"seat": index, "name": seat["name"], "kind": "player", "level": None,
+                        "player_id": seat["player_id"]})
+    return out
 
 
-__all__ = ["ActionLog", "NullActionLog"]
+def game_summary(game_id: str, table_id: str, seats_json: str, result_json: str | None,
+                 finished: float | None) -> dict[str, Any]:
+    result = json.loads(result_json) if result_json else {"scores": [], "winners": []}
+    players = public_seats(seats_json)
+    return {
+        "id": game_id,
+        "table_id": table_id,
+        "num_players": len(players),
+        "players": players,
+        "scores": result["scores"],
+        "winners": result["winners"],
+        "finished": iso_time(finished),
+    }
+
+
+__all__ = [
+    "STATUS_ABANDONED",
+    "STATUS_CORRUPT",
+    "STATUS_FINISHED",
+    "STATUS_PLAYING",
+    "SqliteStore",
+    "game_summary",
+    "iso_time",
+    "public_seats",
+    "token_hash",
+]

@@ -2,7 +2,7 @@
 
 All mutations of a table happen under its `asyncio.Lock`, on the event loop:
 one writer per table. The rules stay in the engine (`WizardGame`), timing in
-`TurnRunner`, persistence behind `ActionLog`, sending in `Connection`. Every
+`TurnRunner`, persistence in the store, sending in `Connection`. Every
 method a client can call raises `ProtocolError` (and changes nothing) when the
 request is refused.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import json
 import random
 import secrets
 import time
@@ -29,10 +30,12 @@ from wizard.engine import (
     IllegalActionError,
     TrickCompleted,
     WizardGame,
+    action_from_dict,
 )
 
 from .bots import bot_id, bot_name, draw_settings
 from .connection import Connection
+from .db import StoredGame
 from .metrics import ServerMetrics
 from .player import Player
 from .protocol import (
@@ -47,7 +50,7 @@ from .protocol import (
     encode,
 )
 from .settings import Settings
-from .store import ActionLog
+from .store import SqliteStore
 from .turns import TurnRunner
 
 log = structlog.get_logger(__name__)
@@ -83,6 +86,16 @@ class Seat:
         """A bot seat, or a person's seat a stand-in plays while they are away."""
         return self.kind is SeatKind.BOT or self.away
 
+    def record(self) -> dict[str, Any]:
+        """What the store keeps of this seat during a game (no token: it lives elsewhere)."""
+        if self.kind is SeatKind.PLAYER and self.player is not None:
+            return {"kind": "player", "player_id": self.player.player_id,
+                    "name": self.player.name}
+        if self.kind is SeatKind.BOT and self.level is not None and self.bot is not None:
+            return {"kind": "bot", "level": self.level.value, "name": bot_name(self.level),
+                    "bot": self.bot.to_dict()}
+        raise ValueError(f"seat {self.index} is empty during a game")
+
     def info(self) -> SeatInfo:
         if self.kind is SeatKind.PLAYER and self.player is not None:
             return SeatInfo(self.index, "player", self.player.name, self.player.player_id, None,
@@ -95,11 +108,11 @@ class Seat:
 
 @dataclass(slots=True)
 class TableServices:
-    """What every table shares: settings, the decider, the action log, metrics, callbacks."""
+    """What every table shares: settings, the decider, the store, metrics, callbacks."""
 
     settings: Settings
     decider: Decider
-    action_log: ActionLog
+    store: SqliteStore
     metrics: ServerMetrics
     changed: Callable[[Table], None] = lambda table: None
     closed: Callable[[Table], None] = lambda table: None
@@ -235,6 +248,7 @@ class Table:
                 level = BotLevel.MEDIUM
                 seat.kind, seat.player, seat.level, seat.away = SeatKind.BOT, None, level, False
                 seat.bot = draw_settings(level, self.services.rng)
+                await self.services.store.seats_changed(self.table_id, self._seat_records())
             else:
                 seat.kind, seat.player, seat.level, seat.bot = SeatKind.EMPTY, None, None, None
                 seat.away = False
@@ -306,7 +320,7 @@ class Table:
             self._require_host(player)
             if self.status is not TableStatus.WAITING:
                 raise ProtocolError(ErrorCode.ALREADY_STARTED, "the game has already started")
-            self._start_game()
+            await self._start_game()
 
     async def rematch(self, player: Player) -> None:
         """Any seated player, after the game: a new game with the same seats."""
@@ -315,9 +329,9 @@ class Table:
             self._require_seated(player)
             if self.status is not TableStatus.FINISHED:
                 raise ProtocolError(ErrorCode.NOT_FINISHED, "a rematch follows a finished game")
-            self._start_game()
+            await self._start_game()
 
-    def _start_game(self) -> None:
+    async def _start_game(self) -> None:
         empty = [s.index for s in self.seats if s.kind is SeatKind.EMPTY]
         if empty:
             raise ProtocolError(ErrorCode.SEATS_OPEN,
@@ -326,7 +340,12 @@ class Table:
         for seat in self.seats:
             if seat.kind is SeatKind.BOT and seat.level is not None:
                 seat.bot = draw_settings(seat.level, rng)
-        self.game = WizardGame(len(self.seats), self.options, rng=rng)
+        game = WizardGame(len(self.seats), self.options, rng=rng)
+        # the game exists once the store has it: seed, seats and bot settings first
+        await self.services.store.game_started(
+            self.table_id, f"{self.table_id}-{self.games + 1}", options=self.options.to_dict(),
+            seed=game.seed, seats=self._seat_records(), table_info=self._table_record())
+        self.game = game
         self.games += 1
         self.moves = 0
         self.v += 1
@@ -373,7 +392,7 @@ class Table:
                 raise ProtocolError(ErrorCode(exc.code), str(exc)) from None
             raise AssertionError("is_legal and apply disagree")  # pragma: no cover
         seq = self.v + 1
-        await self.services.action_log.append(self.table_id, seq, seat, action.to_dict())
+        await self.services.store.append(self.table_id, seq, seat, action.to_dict())
         events = game.apply(seat, action)
         self.v, self.moves = seq, self.moves + 1
         self.services.metrics.actions.inc(by)
@@ -383,6 +402,7 @@ class Table:
         finished = any(isinstance(e, GameFinished) for e in events)
         if finished:
             self.status = TableStatus.FINISHED
+            await self.services.store.game_finished(self.table_id, game.scores, game.winners())
             self.services.metrics.games_finished.inc()
             self.log.info("game_finished", game=self.games, v=self.v, scores=game.scores)
         self.turns.schedule(trick_completed=any(isinstance(e, TrickCompleted) for e in events))
@@ -492,6 +512,70 @@ class Table:
             connection.send_text(text, "table")
         self.services.changed(self)
 
+    # --- persistence ----------------------------------------------------------------------
+
+    def _seat_records(self) -> list[dict[str, Any]]:
+        return [seat.record() for seat in self.seats]
+
+    def _table_record(self) -> dict[str, Any]:
+        """Table settings kept with each game: enough to rebuild the table after a restart."""
+        return {"players": len(self.seats), "private": self.private,
+                "turn_seconds": self.turn_seconds,
+                "host": self.host.player_id if self.host else None,
+                "v0": self.v + 1, "game": self.games + 1}
+
+    @classmethod
+    def restore(cls, services: TableServices, stored: StoredGame,
+                player_for: Callable[[str, str], Player]) -> Table:
+        """Rebuild a table from its stored game by replaying every action through the engine.
+
+        ``player_for(player_id, name)`` gives the (disconnected) player of a seat.
+        Raises `ValueError` (or the engine's `IllegalActionError`) for a record that
+        does not replay: the caller marks it corrupt and goes on.
+        """
+        info = json.loads(stored.table_info)
+        seats = json.loads(stored.seats)
+        options = GameOptions.from_dict(json.loads(stored.options))
+        table = cls(services, players=len(seats), options=options,
+                    private=bool(info.get("private", False)),
+                    turn_seconds=int(info.get("turn_seconds", services.settings.turn_seconds)),
+                    table_id=stored.table_id)
+        for seat, record in zip(table.seats, seats, strict=True):
+            if record["kind"] == "bot":
+                seat.kind, seat.level = SeatKind.BOT, BotLevel.parse(record["level"])
+                seat.bot = BotSettings.from_dict(record["bot"])
+            elif record["kind"] == "player":
+                player = player_for(record["player_id"], record["name"])
+                seat.kind, seat.player = SeatKind.PLAYER, player
+                player.tables.add(table.table_id)
+                if info.get("host") == player.player_id:
+                    table.host = player
+            else:
+                raise ValueError(f"seat {seat.index} has unknown kind {record.get('kind')!r}")
+        if table.host is None and table.humans():
+            table.host = table.humans()[0]
+        game = WizardGame(len(seats), options, seed=stored.seed)
+        v0 = int(info["v0"])
+        for k, (seq, seat_index, action_json, _) in enumerate(stored.actions):
+            if seq != v0 + k + 1:
+                raise ValueError(f"action {seq} out of order (expected {v0 + k + 1})")
+            game.apply(seat_index, action_from_dict(json.loads(action_json)))
+        table.game = game
+        table.games = int(info.get("game", 1))
+        table.v = v0 + len(stored.actions)
+        table.moves = len(stored.actions)
+        table.status = TableStatus.FINISHED if game.is_finished else TableStatus.PLAYING
+        return table
+
+    def resume(self) -> None:
+        """After a restore: start every absent player's grace and the turn of whoever moves."""
+        loop = asyncio.get_running_loop()
+        for seat in self.seats:
+            if seat.player is not None and not seat.player.connected and self.is_playing:
+                seat.grace = loop.call_later(self.services.settings.disconnect_grace_seconds,
+                                             self._grace_over, seat.index, seat.player)
+        self.turns.schedule()
+
     # --- closing --------------------------------------------------------------------------
 
     def _require_open(self) -> None:
@@ -501,6 +585,8 @@ class Table:
     def _close(self, reason: str) -> None:
         if self.status is TableStatus.CLOSED:
             return
+        if self.status is TableStatus.PLAYING:
+            self.services.store.game_abandoned(self.table_id)
         self.status = TableStatus.CLOSED
         self.turns.cancel()
         message = TableClosed(self.table_id, reason)

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger(__name__)
 
+RETRY_SECONDS = 1.0
+
 
 class TurnRunner:
     """The one pending turn task of a table, and its turn clock."""
@@ -110,6 +112,16 @@ class TurnRunner:
             raise
         except Exception:  # never let a turn die silently: the table would stall
             log.exception("turn_failed", table_id=table.table_id, seat=seat_index, v=v)
+            asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, v)
+
+    def _retry(self, v: int) -> None:
+        """Try the failed turn again (e.g. the store was briefly unwritable)."""
+        asyncio.get_running_loop().create_task(self._retry_under_lock(v))
+
+    async def _retry_under_lock(self, v: int) -> None:
+        async with self.table.lock:
+            if self.table.v == v and self.table.is_playing:
+                self.schedule()
 
     async def wait_idle(self) -> None:
         """Wait for the pending turn task, if any (tests and shutdown)."""

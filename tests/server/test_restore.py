@@ -1,0 +1,106 @@
+"""Nothing is lost: a real server killed (-9) or stopped (SIGTERM) mid-game comes back.
+
+Each test starts ``wizard serve`` on a file database, plays a ``play_bots`` game
+halfway through the protocol, stops the process, starts a new one on the same
+database, reconnects with the token and checks that the observation is exactly
+the one before the stop; then the game plays to the end and its stored record
+replays in the engine to the same final scores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+from wizard.engine import GameOptions, WizardGame, action_from_dict
+
+from .driver import act_message, my_turn
+from .test_e2e_uvicorn import Client, free_port, play_to_end, start_server, stop_server, table_of
+
+TIMEOUT = 20.0
+
+
+async def open_client(url: str, name: str, token: str | None = None) -> tuple[Any, Client]:
+    ws = await connect(url, open_timeout=10, close_timeout=2)
+    client = Client(ws, name)
+    await client.hello(name, token)
+    return ws, client
+
+
+async def play_until_round(client: Client, table_id: str, round_number: int) -> dict[str, Any]:
+    """Act on every turn until it is our turn in ``round_number``; returns that update."""
+    while True:
+        update = await client.wait_for(lambda m: my_turn(m, table_id), TIMEOUT)
+        if update["observation"]["round_number"] >= round_number:
+            return update
+        await client.send(act_message(update))
+
+
+def restart_keeps_the_game(tmp_path: Path, stop: signal.Signals) -> None:
+    db = str(tmp_path / "wizard.db")
+    port = free_port()
+    url = f"ws://127.0.0.1:{port}/ws"
+    process = start_server(port, tmp_path / "first.log", WIZARD_DB=db)
+    try:
+        async def first_half() -> tuple[str, str, dict[str, Any]]:
+            ws, ann = await open_client(url, "Ann")
+            await ann.ok({"type": "play_bots", "players": 4, "level": "hard"})
+            table_id = table_of(ann)
+            before = await play_until_round(ann, table_id, 6)
+            assert ann.token is not None
+            await ws.close()
+            return ann.token, table_id, before
+
+        token, table_id, before = asyncio.run(asyncio.wait_for(first_half(), 120))
+    finally:
+        if stop is signal.SIGKILL:
+            process.kill()
+            process.wait(timeout=10)
+        else:
+            stop_server(process)  # SIGTERM, bounded
+    assert process.returncode is not None
+
+    process = start_server(port, tmp_path / "second.log", WIZARD_DB=db)
+    try:
+        async def second_half() -> dict[str, Any]:
+            ws, ann = await open_client(url, "Ann", token)
+            after = await ann.wait_for(
+                lambda m: m["type"] == "update" and m["table_id"] == table_id, TIMEOUT)
+            assert after["v"] == before["v"]
+            assert after["observation"] == before["observation"]
+            await ann.send(act_message(after))
+            last = await play_to_end([ann], table_id)
+            await ws.close()
+            return last
+
+        last = asyncio.run(asyncio.wait_for(second_half(), 180))
+        final_scores = last["observation"]["scores"]
+
+        base = f"http://127.0.0.1:{port}"
+        listing = httpx.get(f"{base}/api/games", params={"limit": 5}, timeout=10).json()
+        assert listing["games"][0]["scores"] == final_scores
+        game_id = listing["games"][0]["id"]
+        record = httpx.get(f"{base}/api/games/{game_id}", timeout=10).json()
+        game = WizardGame(record["num_players"], GameOptions.from_dict(record["options"]),
+                          seed=record["seed"])
+        for step in record["actions"]:
+            game.apply(step["seat"], action_from_dict(step["action"]))
+        assert game.is_finished
+        assert game.scores == record["scores"] == final_scores
+        replay = httpx.get(f"{base}/api/games/{game_id}/replay", timeout=10).json()
+        assert len(replay["rounds"]) == 15 and replay["scores"] == final_scores
+    finally:
+        stop_server(process)
+
+
+def test_kill_9_mid_game_loses_no_acknowledged_action(tmp_path: Path) -> None:
+    restart_keeps_the_game(tmp_path, signal.SIGKILL)
+
+
+def test_graceful_restart_mid_game_continues_the_game(tmp_path: Path) -> None:
+    restart_keeps_the_game(tmp_path, signal.SIGTERM)
