@@ -130,8 +130,11 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
                         media_type="application/json")
 
     async def metrics(request: Request) -> Response:
-        return PlainTextResponse(state.metrics.registry.render(),
-                                 media_type=state.metrics.registry.content_type)
+        text = state.metrics.registry.render()
+        pool_metrics = getattr(state.decider, "metrics", None)  # the inference pool's own
+        if pool_metrics is not None:
+            text += pool_metrics.render()
+        return PlainTextResponse(text, media_type=state.metrics.registry.content_type)
 
     async def websocket(ws: WebSocket) -> None:
         await serve_connection(state, ws)

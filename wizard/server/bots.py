@@ -8,8 +8,10 @@ is still at the version the bot was asked about.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
+from collections import deque
 
 import structlog
 
@@ -23,17 +25,65 @@ log = structlog.get_logger(__name__)
 
 THINK_SECONDS = (0.8, 2.5)
 
-#: The agent each level asks the decider for; the pool maps names to policies.
-LEVEL_AGENTS: dict[BotLevel, str] = {
-    BotLevel.EASY: "heuristic",
-    BotLevel.MEDIUM: "heuristic",
-    BotLevel.HARD: "heuristic",
-    BotLevel.MASTER: "heuristic",
-}
+#: The policy the ``model`` agent means (``models/default.onnx``, with its model card).
+DEFAULT_POLICY = "default"
+
+
+def level_agent(level: BotLevel, decider: Decider) -> str:
+    """The agent a bot of ``level`` asks the decider for.
+
+    Easy bots play the heuristic (plus their many random moves); the other
+    levels play the shipped policy when the decider has one loaded, else the
+    heuristic. Strength (random moves, temperature) applies on top either way.
+    """
+    policies: frozenset[str] = getattr(decider, "policies", frozenset())
+    if level is not BotLevel.EASY and DEFAULT_POLICY in policies:
+        return "model"
+    return "heuristic"
+
+
 #: Who plays for a person whose clock ran out or who is away.
 STAND_IN_AGENT = "heuristic"
 
 _last_resort = InlineDecider()
+
+
+class BotGate:
+    """Lets waiting bot moves through one per event-loop iteration.
+
+    Bot moves are background work: without the gate a burst of them (many
+    tables whose bots answer at once) runs back to back, and a person's action,
+    read from the socket meanwhile, waits behind all of them. With it, every
+    bot move is followed by a fresh look at the sockets, so a person is
+    answered after at most one bot move.
+    """
+
+    def __init__(self) -> None:
+        self._waiting: deque[asyncio.Future[None]] = deque()
+        self._release_handle: asyncio.Handle | None = None
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    async def wait(self) -> None:
+        """Return when it is this bot move's turn (cancellable while waiting)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._waiting.append(future)
+        if self._release_handle is None:
+            self._release_handle = loop.call_soon(self._release)
+        await future
+
+    def _release(self) -> None:
+        self._release_handle = None
+        while self._waiting:
+            future = self._waiting.popleft()
+            if not future.done():  # a cancelled wait gives its place up
+                future.set_result(None)
+                break
+        if self._waiting:
+            self._release_handle = asyncio.get_running_loop().call_soon(self._release)
 
 
 def bot_id(level: BotLevel) -> str:
@@ -89,12 +139,14 @@ async def decide(decider: Decider, request: DecisionRequest, metrics: ServerMetr
 
 
 __all__ = [
-    "LEVEL_AGENTS",
+    "DEFAULT_POLICY",
     "STAND_IN_AGENT",
     "THINK_SECONDS",
+    "BotGate",
     "bot_id",
     "bot_name",
     "decide",
     "draw_settings",
+    "level_agent",
     "think_seconds",
 ]

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from wizard.ai.decision import Decider, InlineDecider
+from wizard.ai.pool import InferencePool, PoolSettings
+
 from .settings import FIELDS, Settings
 
 # uvicorn refuses larger frames itself (close 1009) before the app buffers them; frames
@@ -26,6 +29,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.set_defaults(handler=run_serve)
 
 
+def make_decider(settings: Settings) -> Decider:
+    """The inference pool with ``ai_workers`` processes, or the inline heuristic for 0.
+
+    Raises `ValueError` for a bad ``WIZARD_AI_*`` variable.
+    """
+    if settings.ai_workers <= 0:
+        return InlineDecider()
+    return InferencePool(PoolSettings.from_env(workers=settings.ai_workers))
+
+
 def run_serve(args: argparse.Namespace) -> int:
     """Run uvicorn until SIGINT/SIGTERM; returns the exit status."""
     import uvicorn
@@ -39,13 +52,19 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"wizard serve: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings.log_format)
+    try:
+        decider = make_decider(settings)
+    except ValueError as exc:
+        print(f"wizard serve: {exc}", file=sys.stderr)
+        return 2
     config = uvicorn.Config(
-        create_app(settings),
+        create_app(settings, decider=decider),
         host=settings.host,
         port=settings.port,
         ws_max_size=settings.max_message_bytes * WS_MAX_SIZE_FACTOR,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
+        ws_per_message_deflate=settings.ws_compression,
         timeout_graceful_shutdown=max(1, round(settings.shutdown_seconds)),
         log_config=None,
         access_log=False,
@@ -56,4 +75,4 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["register", "run_serve"]
+__all__ = ["make_decider", "register", "run_serve"]

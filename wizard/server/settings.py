@@ -39,6 +39,15 @@ def _log_format(text: str) -> str:
     return text
 
 
+def _boolean(text: str) -> bool:
+    value = text.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"must be true or false, got {text!r}")
+
+
 def _log_level(text: str) -> str:
     level = text.strip().lower()
     if level not in ("debug", "info", "warning", "error", "critical"):
@@ -68,6 +77,7 @@ class Settings:
     log_level: str = "info"
     log_format: str = "json"
     static_dir: str = "static"
+    ws_compression: bool = False
 
     def __post_init__(self) -> None:
         checks = [
@@ -154,6 +164,8 @@ FIELDS: tuple[Field, ...] = (
           "json (one JSON object a line) or console (for people)"),
     Field("static_dir", "WIZARD_STATIC_DIR", "--static-dir", str,
           "directory of the browser client"),
+    Field("ws_compression", "WIZARD_WS_COMPRESSION", "--ws-compression", _boolean,
+          "permessage-deflate on websockets: ~5x less traffic, ~20 % of the server's CPU"),
 )
 
 assert {f.name for f in FIELDS} == set(Settings.__dataclass_fields__), "FIELDS out of date"

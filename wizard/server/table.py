@@ -33,7 +33,7 @@ from wizard.engine import (
     action_from_dict,
 )
 
-from .bots import bot_id, bot_name, draw_settings
+from .bots import BotGate, bot_id, bot_name, draw_settings
 from .connection import Connection
 from .db import StoredGame
 from .metrics import ServerMetrics
@@ -117,6 +117,7 @@ class TableServices:
     changed: Callable[[Table], None] = lambda table: None
     closed: Callable[[Table], None] = lambda table: None
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    bot_gate: BotGate = field(default_factory=BotGate)
 
 
 def new_table_id() -> str:

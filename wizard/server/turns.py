@@ -25,7 +25,7 @@ import structlog
 
 from wizard.ai.decision import AgentSpec, DecisionRequest
 
-from .bots import LEVEL_AGENTS, STAND_IN_AGENT, decide, think_seconds
+from .bots import STAND_IN_AGENT, decide, level_agent, think_seconds
 
 if TYPE_CHECKING:
     from .table import Table
@@ -80,7 +80,8 @@ class TurnRunner:
         assert game is not None
         ready_at = time.monotonic() + think
         if seat.bot is not None and seat.level is not None:
-            spec = AgentSpec(LEVEL_AGENTS[seat.level], seat.bot, table.moves)
+            agent = level_agent(seat.level, table.services.decider)
+            spec = AgentSpec(agent, seat.bot, table.moves)
             by, reason = "bot", None
         else:
             spec = AgentSpec(STAND_IN_AGENT, None, table.moves)
@@ -102,11 +103,13 @@ class TurnRunner:
         observation = game.observation(seat_index)
         deadline = max(ready_at, time.monotonic() + services.settings.ai_deadline_seconds)
         try:
+            # decide during the think time, so a slow decision is not added to it
             decision = await decide(services.decider, DecisionRequest(observation, spec, deadline),
                                     services.metrics, table_id=table.table_id)
             wait = ready_at - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
+            await services.bot_gate.wait()  # a person's action is never stuck behind bot moves
             await table.propose(v, seat_index, decision.action, by=by, auto_reason=reason)
         except asyncio.CancelledError:
             raise
