@@ -6,6 +6,16 @@ import {h, formatClock} from "./dom.js";
 import {cardLabel, cardView, suitIcon, suitLabel} from "./cards.js";
 import {PLAYER_COLOURS} from "./scoresheet.js";
 
+/** Seat names, with a seat number added where two are alike ("Bot (hard) #3"). */
+export function displayNames(seats) {
+  const counts = new Map();
+  for (const seat of seats) counts.set(seat.name, (counts.get(seat.name) || 0) + 1);
+  return seats.map((seat, i) => {
+    const name = seat.name || `Seat ${i + 1}`;
+    return counts.get(seat.name) > 1 ? `${name} #${i + 1}` : name;
+  });
+}
+
 /** Where seat `seat` sits when `bottom` is at the bottom: percentages of the felt. */
 function place(seat, bottom, n) {
   const rel = (seat - bottom + n) % n;
@@ -97,11 +107,11 @@ export function feltView({n, bottom, me, seats, obs, completedTrick, clock, onTr
   const roundText = obs.phase === "finished" ? "Game over"
     : `Round ${obs.round_number} of ${obs.total_rounds}` +
       (obs.phase === "playing" ? ` · Trick ${obs.trick_number} of ${obs.round_number}` : "");
-  return h("div", {class: `felt felt-${n}`, dataset: {players: String(n)}},
-    trumpBox(obs),
-    h("div", {class: "round-info"}, roundText),
-    trick, caption,
-    Array.from({length: n}, (_, seat) => seatPanel({seat, info: seats[seat], obs, bottom, n, clock, me})));
+  return h("div", {class: "felt-area"},
+    h("div", {class: "felt-top"}, trumpBox(obs), h("div", {class: "round-info"}, roundText)),
+    h("div", {class: `felt felt-${n}`, dataset: {players: String(n)}},
+      trick, caption,
+      Array.from({length: n}, (_, seat) => seatPanel({seat, info: seats[seat], obs, bottom, n, clock, me}))));
 }
 
 /** Refresh every turn clock on the page without a re-render. */

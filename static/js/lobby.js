@@ -103,20 +103,23 @@ export class LobbyView {
       h("button", {class: "btn", type: "submit"}, "Join"));
 
     this.root = h("div", {class: "lobby"},
-      h("section", {class: "panel hero", "aria-labelledby": "bots-title"},
-        h("h2", {id: "bots-title"}, "Quick game"),
-        h("p", {class: "muted"}, "A private table with bots, dealt at once."),
-        botsForm),
-      h("section", {class: "panel tables-panel", "aria-labelledby": "tables-title"},
-        h("h2", {id: "tables-title"}, "Open tables"),
-        this.mineBox,
-        this.listBox,
-        joinForm),
-      h("section", {class: "panel", "aria-labelledby": "create-title"},
-        h("h2", {id: "create-title"}, "Create a table"), createForm),
-      h("section", {class: "panel", "aria-labelledby": "recent-title"},
-        h("h2", {id: "recent-title"}, "Recent games"), this.historyBox,
-        h("a", {class: "more-link", href: "#/games"}, "All recent games →")));
+      h("div", {class: "lobby-col"},
+        h("section", {class: "panel hero", "aria-labelledby": "bots-title"},
+          h("h2", {id: "bots-title"}, "Quick game"),
+          h("p", {class: "muted"}, "A private table with bots, dealt at once."),
+          botsForm),
+        h("section", {class: "panel", "aria-labelledby": "recent-title"},
+          h("h2", {id: "recent-title"}, "Recent games"), this.historyBox,
+          h("a", {class: "more-link", href: "#/games"}, "All recent games →"))),
+      h("div", {class: "lobby-col"},
+        h("section", {class: "panel tables-panel", "aria-labelledby": "tables-title"},
+          h("h2", {id: "tables-title"}, "Open tables"),
+          this.mineBox,
+          this.listBox,
+          joinForm)),
+      h("div", {class: "lobby-col"},
+        h("section", {class: "panel", "aria-labelledby": "create-title"},
+          h("h2", {id: "create-title"}, "Create a table"), createForm)));
     main.append(this.root);
     this.ctx.store.addEventListener("change", this.onChange);
     this.renderLists();

@@ -4,7 +4,7 @@
 
 import {h, mount} from "./dom.js";
 import {cardLabel, cardView, sortHand, suitLabel} from "./cards.js";
-import {feltView} from "./felt.js";
+import {displayNames, feltView} from "./felt.js";
 import {ranking, scoreChart, scorePad} from "./scoresheet.js";
 
 async function getJson(url) {
@@ -20,12 +20,14 @@ function when(iso) {
 
 function gameRow(game) {
   const winners = new Set(game.winners);
+  const players = [...game.players].sort((a, b) => a.seat - b.seat);
+  const names = displayNames(players);
   return h("li", {class: "game-row", dataset: {game: game.id}},
     h("div", {class: "game-row-main"},
       h("time", {datetime: game.finished}, when(game.finished)),
-      h("ul", {class: "game-players", "aria-label": "Players and scores"}, game.players.map((p) =>
+      h("ul", {class: "game-players", "aria-label": "Players and scores"}, players.map((p, i) =>
         h("li", {class: winners.has(p.seat) ? "winner" : ""},
-          h("span", null, p.name), " ", h("b", null, String(game.scores[p.seat])),
+          h("span", null, names[i]), " ", h("b", null, String(game.scores[p.seat])),
           winners.has(p.seat) ? h("span", {class: "tag tag-win"}, "winner") : null)))),
     h("a", {class: "btn btn-small", href: `#/replay/${encodeURIComponent(game.id)}`,
             "aria-label": `Replay the game of ${when(game.finished)}`}, "Replay"));
@@ -171,6 +173,7 @@ export class ReplayView {
         h("a", {class: "btn", href: "#/games"}, "Recent games")));
       return;
     }
+    this.replay.players.sort((a, b) => a.seat - b.seat);
     this.frames = buildFrames(this.replay);
     this.render();
   }
@@ -195,7 +198,7 @@ export class ReplayView {
   }
 
   describe(frame) {
-    const names = this.replay.players.map((p) => p.name);
+    const names = displayNames(this.replay.players);
     if (!frame.step) return "The cards are dealt.";
     const {seat, action} = frame.step;
     const parts = [];
@@ -215,8 +218,8 @@ export class ReplayView {
     const frame = this.frames[this.index];
     const n = replay.num_players;
     const last = this.frames.length - 1;
-    const names = replay.players.map((p) => p.name);
-    const seats = replay.players.map((p) => ({name: p.name, kind: p.kind, connected: true}));
+    const names = displayNames(replay.players);
+    const seats = replay.players.map((p, i) => ({name: names[i], kind: p.kind, connected: true}));
     const phase = phaseOf(frame.next && frame.next.action);
     const obs = {
       ...frame, phase, current_player: frame.next ? frame.next.seat : null,

@@ -34,11 +34,10 @@ export function scorePad(sheet) {
   const byRound = new Map(history.map((r) => [r.round_number, r]));
   const head = h("thead", null,
     h("tr", null, h("th", {scope: "col", rowspan: "2", class: "rcol"}, "Round"),
-      names.map((name, i) => h("th", {scope: "colgroup", colspan: "3", class: `pcol ${i === mySeat ? "me" : ""}`},
+      names.map((name, i) => h("th", {scope: "colgroup", colspan: "2", title: name, class: `pcol ${i === mySeat ? "mine" : ""}`},
         legendMarker(i), " ", name))),
     h("tr", {class: "sub"}, names.map(() => [
-      h("th", {scope: "col", title: "bid"}, "Bid"),
-      h("th", {scope: "col", title: "tricks won"}, "Won"),
+      h("th", {scope: "col", title: "bid / tricks won"}, "Bid/Won"),
       h("th", {scope: "col", title: "score"}, "Score")])));
   const rows = [];
   for (let round = 1; round <= totalRounds; round++) {
@@ -49,26 +48,28 @@ export function scorePad(sheet) {
       if (result) {
         const made = result.bids[p] === result.tricks[p];
         const change = result.score_changes[p];
-        cells.push(h("td", {class: "bid"}, String(result.bids[p])),
-          h("td", {class: `won ${made ? "made" : "missed"}`,
-                   title: made ? "bid made" : `missed by ${Math.abs(result.tricks[p] - result.bids[p])}`},
-            String(result.tricks[p]), h("span", {class: "mark", "aria-label": made ? "made" : "missed"}, made ? "✓" : "✗")),
+        const how = made ? "bid made" : `missed by ${Math.abs(result.tricks[p] - result.bids[p])}`;
+        cells.push(
+          h("td", {class: `bid ${made ? "made" : "missed"}`, title: `bid ${result.bids[p]}, won ${result.tricks[p]}: ${how}`},
+            h("span", {class: "bw"}, `${result.bids[p]}/${result.tricks[p]}`),
+            h("span", {class: "mark", "aria-label": made ? "made" : "missed"}, made ? "✓" : "✗")),
           h("td", {class: "score", title: `${change >= 0 ? "+" : ""}${change} this round`},
             String(result.scores[p]), h("small", {class: change >= 0 ? "plus" : "minus"}, `${change >= 0 ? "+" : "−"}${Math.abs(change)}`)));
       } else if (live) {
         const bid = live.bids[p];
-        cells.push(h("td", {class: "bid"}, bid !== null && bid !== undefined ? String(bid) : live.has_bid[p] ? "•" : ""),
-          h("td", {class: "won"}, live.bids.some((b, i) => b !== null || live.has_bid[i]) ? String(live.tricks_won[p]) : ""),
-          h("td", {class: "score"}, ""));
+        const bidText = bid !== null && bid !== undefined ? String(bid) : live.has_bid[p] ? "•" : "";
+        const anyBid = live.bids.some((b, i) => b !== null || live.has_bid[i]);
+        cells.push(h("td", {class: "bid", title: live.has_bid[p] && bid === null ? "bid placed" : null},
+          bidText ? `${bidText}/${anyBid ? live.tricks_won[p] : ""}` : ""), h("td", {class: "score"}, ""));
       } else {
-        cells.push(h("td"), h("td"), h("td"));
+        cells.push(h("td", {class: "bid"}), h("td"));
       }
     }
     rows.push(h("tr", {class: live ? "current" : result ? "done" : "future"},
       h("th", {scope: "row"}, String(round)), cells));
   }
   return h("div", {class: "pad-scroll", tabindex: "0", role: "region", "aria-label": "Score sheet"},
-    h("table", {class: "pad"}, h("caption", {class: "sr-only"}, "Score sheet: bid, tricks won and score per round"), head, h("tbody", null, rows)));
+    h("table", {class: "pad"}, h("caption", {class: "sr-only"}, "Score sheet: bid / tricks won and score per round and player"), head, h("tbody", null, rows)));
 }
 
 /** An SVG line chart of each player's score after every round. */

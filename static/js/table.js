@@ -4,10 +4,10 @@
 import {h, keepFocus, mount, toast} from "./dom.js";
 import {cardButton, cardLabel, SUITS, sortHand, suitIcon, suitLabel} from "./cards.js";
 import {ChatPanel} from "./chat.js";
-import {feltView, tickClocks} from "./felt.js";
+import {displayNames, feltView, tickClocks} from "./felt.js";
 import {tableTitle} from "./lobby.js";
 import {ranking, scoreChart, scorePad} from "./scoresheet.js";
-import {copyInvite, waitingRoom} from "./waiting.js";
+import {waitingRoom} from "./waiting.js";
 
 const JOIN_PROBLEMS = {
   already_started: "This game has already started.",
@@ -109,7 +109,7 @@ export class TableView {
 
   name(seat) {
     const info = this.info;
-    return info && info.seats[seat] ? info.seats[seat].name : `Seat ${seat + 1}`;
+    return info && info.seats[seat] ? displayNames(info.seats)[seat] : `Seat ${seat + 1}`;
   }
 
   announce(events) {
@@ -208,11 +208,10 @@ export class TableView {
           this.scoreBox.scrollIntoView({behavior: "smooth", block: "start"});
           this.scoreBox.focus({preventScroll: true});
         }}, "Score sheet"),
-        info.private && me !== null ? h("button", {type: "button", class: "btn btn-small btn-ghost",
-          onClick: () => copyInvite(this.tableId)}, "Copy invite link") : null,
         this.leaveButton()));
     const felt = feltView({
-      n, bottom: me === null ? 0 : me, me, seats: info.seats, obs,
+      n, bottom: me === null ? 0 : me, me, obs,
+      seats: displayNames(info.seats).map((name, i) => ({...info.seats[i], name})),
       completedTrick: shown.completedTrick, clock: shown.clock,
       onTrickClick: () => game && game.skipHold(),
       isFresh: (id) => !this.trickSeen.has(id),
@@ -345,7 +344,7 @@ export class TableView {
   }
 
   renderScores(info, obs) {
-    const names = info.seats.map((s, i) => (s.name || `Seat ${i + 1}`));
+    const names = displayNames(info.seats);
     const sheet = {
       names, totalRounds: obs.total_rounds, history: obs.round_history, mySeat: obs.player,
       current: obs.phase === "finished" ? null

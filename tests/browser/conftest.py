@@ -8,88 +8,21 @@ at teardown if any page logged one.
 
 from __future__ import annotations
 
-import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
 
-from .helpers import enter_name
-
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-START_TIMEOUT = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _get_status(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as exc:
-        return exc.code
-
-
-@dataclass
-class Server:
-    url: str
-    log_path: Path
-    history: bool  # does the server answer GET /api/games (the persistence issue)?
+from .helpers import CHROMIUM_ARGS, Server, enter_name, running_server
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A ``wizard serve`` process on a free port; killed at the end whatever happens."""
-    tmp = tmp_path_factory.mktemp("wizard-serve")
-    port = _free_port()
-    env = {**os.environ, "WIZARD_BOT_DELAY": "0", "WIZARD_DB": str(tmp / "wizard.db"),
-           "WIZARD_LOG_LEVEL": "warning", "WIZARD_HOST": "127.0.0.1",
-           "WIZARD_TABLES_BROADCAST": "0.1"}
-    log_path = tmp / "server.log"
-    url = f"http://127.0.0.1:{port}"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "wizard", "serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"wizard serve exited with {process.returncode}:\n"
-                            f"{log_path.read_text(errors='replace')[-3000:]}")
-            try:
-                if _get_status(f"{url}/healthz") == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"wizard serve did not answer /healthz within {START_TIMEOUT} s")
-            time.sleep(0.1)
-        yield Server(url, log_path, history=_get_status(f"{url}/api/games?limit=1") == 200)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+    with running_server(tmp_path_factory.mktemp("wizard-serve")) as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

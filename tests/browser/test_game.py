@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import Pages, Server
-from .helpers import Observed, play_bots, play_until, ranking, round_info
+from .conftest import Pages
+from .helpers import Observed, Server, play_bots, play_until, ranking, round_info
 
 GAME_TIMEOUT_S = 170
 
