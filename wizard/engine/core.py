@@ -120,7 +120,6 @@ class GameCore:
         "orders",
         "phase",
         "played",
-        "played_mask",
         "round_number",
         "scores",
         "seed",
@@ -157,7 +156,6 @@ class GameCore:
     leader: int
     trick_number: int
     played: list[int]
-    played_mask: int
     scores: list[int]
     last_trick: list[int]
     last_trick_leader: int
@@ -229,13 +227,17 @@ class GameCore:
         self.leader = first % n
         self.trick_number = 1
         self.played = []
-        self.played_mask = 0
         if self.dealer_chooses and FIRST_WIZARD <= trump_card < FIRST_JESTER:
             self.phase = CHOOSING_TRUMP
             self.current = dealer
         else:
             self.phase = BIDDING
             self.current = first % n
+
+    @property
+    def played_mask(self) -> int:
+        """Cards played this round (current trick included), as a mask."""
+        return sum(map(_BIT.__getitem__, self.played))
 
     def forbidden_bid(self) -> int:
         """The bid the player to move may not make, or -1 if every bid in range is allowed."""
@@ -278,13 +280,13 @@ class GameCore:
             trick = self.trick
             trick.append(card)
             self.played.append(card)
-            self.played_mask |= bit
             if self.lead == -1 and card < 56:  # the first non-jester sets the lead
                 self.lead = 4 if card >= 52 else card // 13
-            if len(trick) < self.n:
+            n = self.n
+            if len(trick) < n:
                 player += 1
-                self.current = player if player < self.n else 0
-                return NOTHING
+                self.current = player if player < n else 0
+                return 0  # NOTHING
             return self._complete_trick()
         if self.phase == BIDDING:
             self.bids[self.current] = index
@@ -344,7 +346,7 @@ class GameCore:
                 self.apply(random_index(self.legal_mask(), rand))
                 continue
             hands, trick, played = self.hands, self.trick, self.played
-            player, lead, played_mask = self.current, self.lead, self.played_mask
+            player, lead = self.current, self.lead
             while True:
                 hand = legal = hands[player]
                 if 0 <= lead < 4:
@@ -360,13 +362,12 @@ class GameCore:
                 hands[player] = hand ^ bit
                 trick.append(card)
                 played.append(card)
-                played_mask |= bit
                 if lead == -1 and card < 56:
                     lead = 4 if card >= 52 else card // 13
                 if len(trick) == n:
                     break
                 player = player + 1 if player + 1 < n else 0
-            self.current, self.lead, self.played_mask = player, lead, played_mask
+            self.current, self.lead = player, lead
             self._complete_trick()
 
     def copy(self) -> GameCore:
