@@ -6,13 +6,15 @@ import {h, formatClock} from "./dom.js";
 import {cardLabel, cardView, suitIcon, suitLabel} from "./cards.js";
 import {PLAYER_COLOURS} from "./scoresheet.js";
 
-/** Seat names, with a seat number added where two are alike ("Bot (hard) #3"). */
+/** Seat names, with a seat number added where two are alike ("Bot 3 (hard)", "Ann #2"). */
 export function displayNames(seats) {
   const counts = new Map();
   for (const seat of seats) counts.set(seat.name, (counts.get(seat.name) || 0) + 1);
   return seats.map((seat, i) => {
     const name = seat.name || `Seat ${i + 1}`;
-    return counts.get(seat.name) > 1 ? `${name} #${i + 1}` : name;
+    if (counts.get(seat.name) < 2) return name;
+    // bots are all called "Bot (<level>)": the number goes first, where it is not cut off
+    return seat.kind === "bot" && seat.level ? `Bot ${i + 1} (${seat.level})` : `${name} #${i + 1}`;
   });
 }
 

@@ -33,12 +33,12 @@ export function scorePad(sheet) {
   const n = names.length;
   const byRound = new Map(history.map((r) => [r.round_number, r]));
   const head = h("thead", null,
-    h("tr", null, h("th", {scope: "col", rowspan: "2", class: "rcol"}, "Round"),
+    h("tr", null, h("th", {scope: "col", rowspan: "2", class: "rcol", title: "round"}, "Rd"),
       names.map((name, i) => h("th", {scope: "colgroup", colspan: "2", title: name, class: `pcol ${i === mySeat ? "mine" : ""}`},
         legendMarker(i), " ", name))),
     h("tr", {class: "sub"}, names.map(() => [
-      h("th", {scope: "col", title: "bid / tricks won"}, "Bid/Won"),
-      h("th", {scope: "col", title: "score"}, "Score")])));
+      h("th", {scope: "col", title: "bid / tricks won"}, "B/W"),
+      h("th", {scope: "col", title: "score"}, "Pts")])));
   const rows = [];
   for (let round = 1; round <= totalRounds; round++) {
     const result = byRound.get(round);
