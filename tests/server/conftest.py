@@ -26,9 +26,11 @@ TIMEOUT = 10.0
 
 
 def fast_settings(**changes: Any) -> Settings:
-    """Fast settings: bots answer at once, no tables broadcast delay."""
+    """Fast settings: bots answer at once, no tables broadcast delay, a message budget
+    for a client that plays as fast as the bots (the limit tests set their own)."""
     base = Settings(bot_delay=0, turn_seconds=0, tables_broadcast_seconds=0.05,
-                    log_level="warning", db_path=":memory:")
+                    log_level="warning", db_path=":memory:", messages_per_second=10_000,
+                    message_burst=10_000)
     return base.replace(**changes)
 
 
@@ -75,8 +77,19 @@ class Harness:
     def connect(self, label: str = "") -> WsClient:
         context = self.client.websocket_connect("/ws")
         session = context.__enter__()
+        context._wizard_session = session  # type: ignore[attr-defined]
         self._sessions.append(context)
         return WsClient(session, label)
+
+    def disconnect(self, client: WsClient) -> None:
+        """Close this client's side (as a real client does once it sees the server's close)."""
+        for context in self._sessions:
+            if getattr(context, "_wizard_session", None) is client.session:
+                self._sessions.remove(context)
+                with contextlib.suppress(Exception):
+                    context.__exit__(None, None, None)
+                return
+        raise ValueError(f"{client.label} is not connected")
 
     def player(self, name: str) -> WsClient:
         ws = self.connect(name)

@@ -39,7 +39,8 @@ def start_server(port: int, log: Path, **env: str) -> subprocess.Popen[bytes]:
     The server's log goes to ``log`` (a pipe nobody reads could fill up and stall it).
     """
     environment = {**os.environ, "WIZARD_BOT_DELAY": "0", "WIZARD_LOG_LEVEL": "warning",
-                   "WIZARD_DB": ":memory:", "WIZARD_AI_WORKERS": "1", **env}
+                   "WIZARD_DB": ":memory:", "WIZARD_AI_WORKERS": "1",
+                   "WIZARD_MESSAGES_PER_SECOND": "10000", "WIZARD_MESSAGE_BURST": "10000", **env}
     with log.open("wb") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "wizard", "serve", "--host", "127.0.0.1", "--port", str(port)],

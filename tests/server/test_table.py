@@ -273,8 +273,9 @@ def test_bots_decide_through_the_injected_decider(
     ann = harness.player("Ann")
     ann.ok({"type": "play_bots", "players": 3, "level": "easy"})
     table_id = table_id_of(ann)
-    ann.wait_for(lambda m: my_turn(m, table_id))
-    assert decider.requests
+    for _ in range(3):  # Ann may bid first; within one round of bids both bots have moved
+        ann.ok(act_message(ann.wait_for(lambda m: my_turn(m, table_id))))
+    assert {r.observation.player for r in decider.requests} == {1, 2}
     for request in decider.requests:
         assert request.spec.bot is not None and request.spec.bot.level.value == "easy"
         assert request.observation.player in (1, 2)

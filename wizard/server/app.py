@@ -25,12 +25,13 @@ from starlette.websockets import WebSocket
 
 from wizard.ai.decision import Decider, InlineDecider
 
-from .connection import Connection
+from .connection import CLOSE_GOING_AWAY, Connection
 from .handlers import Dispatcher
 from .history import History
+from .limits import origin_allowed
 from .lobby import Lobby
 from .metrics import ServerMetrics
-from .protocol import Tables
+from .protocol import ServerShutdown, Tables, encode
 from .settings import Settings
 from .store import SqliteStore
 from .table import TableServices
@@ -38,6 +39,10 @@ from .table import TableServices
 log = structlog.get_logger(__name__)
 
 LAG_TICK_SECONDS = 0.25
+RETRY_AFTER_SECONDS = 5
+# the settings a dashboard compares usage with (`wizard_limit{name=...}`)
+LIMIT_GAUGES = ("max_connections", "max_tables", "max_tables_per_player", "max_spectators",
+                "max_message_bytes", "send_queue_size", "messages_per_second", "message_burst")
 
 
 class ServerState:
@@ -51,6 +56,8 @@ class ServerState:
         self.lobby = Lobby(TableServices(settings, decider, store, self.metrics))
         self.dispatcher = Dispatcher(self.lobby, settings, self.metrics)
         self.decider_started = False
+        self.connections: set[Connection] = set()
+        self.shutting_down = False
         self._register_gauges()
 
     def _register_gauges(self) -> None:
@@ -61,6 +68,9 @@ class ServerState:
                           "connected.", ("state",), self._player_counts)
         registry.callback("wizard_ready", "1 when the decider and the store are ready.", (),
                           lambda: [((), float(self.ready))])
+        registry.callback("wizard_limit", "Configured limits (the WIZARD_* settings).", ("name",),
+                          lambda: [((name,), float(getattr(self.settings, name)))
+                                   for name in LIMIT_GAUGES])
 
     def _player_counts(self) -> list[tuple[tuple[str, ...], float]]:
         players = self.lobby.players_by_token.values()
@@ -69,7 +79,46 @@ class ServerState:
 
     @property
     def ready(self) -> bool:
-        return self.decider_started and self.store.is_open
+        return self.decider_started and self.store.is_open and not self.shutting_down
+
+    def refusal(self, ws: WebSocket) -> tuple[int, str, str] | None:
+        """``(http status, reason, text)`` if this handshake must be refused, else None."""
+        if self.shutting_down:
+            return 503, "shutdown", "the server is shutting down; reconnect in a moment"
+        if len(self.connections) >= self.settings.max_connections:
+            return 503, "full", "the server is full; try again in a moment"
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
+                              self.settings.allowed_origins):
+            return 403, "origin", "websockets from this origin are not allowed"
+        return None
+
+    async def shutdown(self) -> None:
+        """Graceful stop, within ``shutdown_seconds``; idempotent.
+
+        New handshakes get 503; tables stop moving (bots, clocks, grace timers:
+        they are restored as they are on the next start); the store commits what
+        is queued; every client gets ``server_shutdown`` and a close (1001).
+        """
+        if self.shutting_down:
+            return
+        self.shutting_down = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.shutdown_seconds
+        log.info("server_shutting_down", connections=len(self.connections))
+        await self.lobby.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.store.flush(),
+                                   max(0.1, (deadline - loop.time()) / 2))
+        text = encode(ServerShutdown())
+        closing = tuple(self.connections)
+        for connection in closing:
+            connection.send_text(text, "server_shutdown")
+            connection.close(CLOSE_GOING_AWAY, "server shutdown", cause="shutdown")
+        writers = [loop.create_task(c.wait_closed()) for c in closing]
+        if writers:
+            await asyncio.wait(writers, timeout=max(0.1, deadline - loop.time()))
+            for writer in writers:
+                writer.cancel()
 
 
 def create_app(settings: Settings | None = None, decider: Decider | None = None,
@@ -87,6 +136,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        state.shutting_down = False
         await state.store.open()
         start = getattr(state.decider, "start", None)
         if start is not None:
@@ -102,6 +152,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
             yield
         finally:
             lag.cancel()
+            await state.shutdown()  # done already under uvicorn (`cli.WizardServer`)
             await state.lobby.close()
             state.decider_started = False
             close = getattr(state.decider, "close", None)
@@ -157,12 +208,28 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
 
 
 async def serve_connection(state: ServerState, ws: WebSocket) -> None:
-    """Run one websocket: read frames in order, hand each to the dispatcher, clean up."""
-    await ws.accept()
+    """Run one websocket: admit it, read frames in order, hand each to the dispatcher, clean up.
+
+    A handshake over ``max_connections`` or during shutdown gets HTTP 503, one
+    from a foreign browser origin 403, before it is accepted.
+    """
+    refusal = state.refusal(ws)
+    if refusal is not None:
+        status, reason, explanation = refusal
+        state.metrics.connections_refused.inc(reason)
+        await _refuse(ws, status, explanation)
+        return
     connection = Connection(ws, queue_size=state.settings.send_queue_size, metrics=state.metrics)
+    state.connections.add(connection)  # counted from here: no await since the check
+    try:
+        await ws.accept()
+    except BaseException:
+        state.connections.discard(connection)
+        raise
     connection.start()
     state.metrics.connections.inc()
     dispatcher = state.dispatcher
+    dispatcher.connection_opened(connection)
     try:
         while connection.is_open:
             frame = await ws.receive()
@@ -175,7 +242,7 @@ async def serve_connection(state: ServerState, ws: WebSocket) -> None:
         log.exception("connection_failed", conn_id=connection.conn_id)
     finally:
         state.metrics.connections.dec()
-        dispatcher.connection_closed(connection)
+        state.connections.discard(connection)
         try:
             await state.lobby.connection_closed(connection)
         finally:
@@ -183,6 +250,17 @@ async def serve_connection(state: ServerState, ws: WebSocket) -> None:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(connection.wait_closed(), timeout=2.0)
             connection.finished()
+
+
+async def _refuse(ws: WebSocket, status: int, text: str) -> None:
+    """Refuse the handshake with an HTTP ``status`` (the ASGI denial-response extension);
+    a server without it can only refuse with 403."""
+    if "websocket.http.response" in ws.scope.get("extensions", {}):
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if status == 503 else None
+        await ws.send_denial_response(PlainTextResponse(text, status_code=status,
+                                                        headers=headers))
+    else:  # pragma: no cover - uvicorn and the TestClient both have the extension
+        await ws.close()
 
 
 async def _watch_loop_lag(metrics: ServerMetrics) -> None:

@@ -41,10 +41,9 @@ def make_decider(settings: Settings) -> Decider:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Run uvicorn until SIGINT/SIGTERM; returns the exit status."""
-    import uvicorn
-
     from .app import create_app
     from .logging import configure_logging
+    from .serving import WizardServer, uvicorn_config
 
     try:
         settings = Settings.from_env(overrides={f.name: getattr(args, f.name) for f in FIELDS})
@@ -57,21 +56,11 @@ def run_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"wizard serve: {exc}", file=sys.stderr)
         return 2
-    config = uvicorn.Config(
-        create_app(settings, decider=decider),
-        host=settings.host,
-        port=settings.port,
-        ws_max_size=settings.max_message_bytes * WS_MAX_SIZE_FACTOR,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        ws_per_message_deflate=settings.ws_compression,
-        timeout_graceful_shutdown=max(1, round(settings.shutdown_seconds)),
-        log_config=None,
-        access_log=False,
-        lifespan="on",
-        server_header=False,
-    )
-    uvicorn.Server(config).run()
+    app = create_app(settings, decider=decider)
+    state = app.state.server
+    config = uvicorn_config(app, state,
+                            ws_max_size=settings.max_message_bytes * WS_MAX_SIZE_FACTOR)
+    WizardServer(config, state).run()
     return 0
 
 

@@ -1,9 +1,10 @@
-"""One websocket connection: an explicit lifecycle and a bounded send queue.
+"""One websocket connection: an explicit lifecycle, a bounded send queue, its budgets.
 
 Nothing in the server awaits a client: `Connection.send` encodes and queues
 the message at once, and a writer task drains the queue onto the socket. When
 a client reads so slowly that its queue fills up, it is disconnected (close
-code 1008) instead of holding anyone up.
+code 1008) instead of holding anyone up. A connection that does not say
+``hello`` in time, or sends nothing for too long, is closed by its idle timer.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 import structlog
 from starlette.websockets import WebSocket
 
+from .limits import Strikes, TokenBucket
 from .metrics import ServerMetrics
 from .protocol import ServerMessage, encode, message_tag
 
@@ -68,7 +70,13 @@ class Connection:
         self.player: Player | None = None
         self.spectating: set[str] = set()
         self.wants_tables = False
-        self.opened_at = time.monotonic()
+        self.opened_at = self.last_frame = time.monotonic()
+        # budgets, set by the dispatcher (`Dispatcher.connection_opened`)
+        self.budget: TokenBucket | None = None
+        self.strikes: Strikes | None = None
+        self.chat_budget: TokenBucket | None = None
+        self._hello_seconds = self._idle_seconds = 0.0
+        self._idle_timer: asyncio.TimerHandle | None = None
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
         self._writer: asyncio.Task[None] | None = None
         self._close_code = CLOSE_NORMAL
@@ -97,10 +105,18 @@ class Connection:
         self._move(ConnectionState.IDENTIFIED)
         self.player = player
 
-    def close(self, code: int = CLOSE_NORMAL, reason: str = "") -> None:
-        """Send what is queued, then close with ``code``. Does not wait; idempotent."""
+    def close(self, code: int = CLOSE_NORMAL, reason: str = "", *,
+              cause: str | None = None) -> None:
+        """Send what is queued, then close with ``code``. Does not wait; idempotent.
+
+        ``cause`` (``too_large``, ``rate_limit``, ``idle``, …) counts the close in
+        ``wizard_connections_closed_total``.
+        """
         if not self.is_open:
             return
+        if cause is not None:
+            self.metrics.connections_closed.inc(cause)
+            self.log.info("connection_closed_by_server", cause=cause, code=code)
         self._move(ConnectionState.CLOSING)
         self._close_code, self._close_reason = code, reason
         try:
@@ -122,6 +138,9 @@ class Connection:
         if self.state is not ConnectionState.CLOSING:
             self._move(ConnectionState.CLOSING)
         self._move(ConnectionState.CLOSED)
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+            self._idle_timer = None
         if self._writer is not None and self._writer is not asyncio.current_task():
             self._writer.cancel()
 
@@ -130,6 +149,35 @@ class Connection:
         if self._writer is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._writer
+
+    # --- idle timer -----------------------------------------------------------------------
+
+    def watch_idle(self, hello_seconds: float, idle_seconds: float) -> None:
+        """Close the connection if it has not said ``hello`` within ``hello_seconds``, or
+        once it has sent no frame for ``idle_seconds`` (`touch` on every frame)."""
+        self._hello_seconds, self._idle_seconds = hello_seconds, idle_seconds
+        self._idle_timer = asyncio.get_running_loop().call_later(
+            min(hello_seconds, idle_seconds), self._check_idle)
+
+    def touch(self) -> None:
+        """A frame arrived: the idle clock starts again (one clock read, no timer work)."""
+        self.last_frame = time.monotonic()
+
+    def _check_idle(self) -> None:
+        self._idle_timer = None
+        if not self.is_open:
+            return
+        now = time.monotonic()
+        hello_due = self.opened_at + self._hello_seconds
+        if self.player is None and now >= hello_due:
+            self.close(CLOSE_POLICY, "no hello", cause="hello_timeout")
+            return
+        idle_due = self.last_frame + self._idle_seconds
+        if now >= idle_due:
+            self.close(CLOSE_NORMAL, "idle", cause="idle")
+            return
+        due = idle_due if self.player is not None else min(idle_due, hello_due)
+        self._idle_timer = asyncio.get_running_loop().call_later(due - now, self._check_idle)
 
     # --- sending --------------------------------------------------------------------------
 
@@ -145,6 +193,7 @@ class Connection:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
             self.metrics.send_overflows.inc()
+            self.metrics.connections_closed.inc("send_queue_full")
             self.log.warning("send_queue_full_disconnect", queued=self._queue.qsize())
             self._move(ConnectionState.CLOSING)
             self._close_code, self._close_reason = CLOSE_POLICY, "send queue full"

@@ -8,7 +8,6 @@ stable code goes out, and nothing changed).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -17,7 +16,8 @@ import structlog
 from wizard.ai.levels import BotLevel
 from wizard.engine import GameOptions, action_from_dict
 
-from .connection import CLOSE_TOO_BIG, Connection
+from .connection import CLOSE_POLICY, CLOSE_TOO_BIG, Connection
+from .limits import Strikes, TokenBucket
 from .lobby import Lobby
 from .metrics import ServerMetrics
 from .protocol import (
@@ -52,26 +52,9 @@ from .settings import Settings
 
 log = structlog.get_logger(__name__)
 
+CHAT_BURST = 5
+
 Handler = Callable[[Connection, Any], Awaitable[None]]
-
-
-class TokenBucket:
-    """``capacity`` tokens, refilled at ``rate`` per second; `take` says whether one was left."""
-
-    __slots__ = ("capacity", "rate", "stamp", "tokens")
-
-    def __init__(self, rate: float, capacity: float) -> None:
-        self.rate, self.capacity = rate, capacity
-        self.tokens, self.stamp = capacity, time.monotonic()
-
-    def take(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 def _options(options: Options) -> GameOptions:
@@ -103,10 +86,25 @@ class Dispatcher:
             Chat: self.chat,
             Ping: self.ping,
         }
-        self._chat_buckets: dict[int, TokenBucket] = {}
+
+    def connection_opened(self, connection: Connection) -> None:
+        """Give a new connection its budgets and its idle timer."""
+        settings = self.settings
+        connection.budget = TokenBucket(settings.messages_per_second, settings.message_burst)
+        connection.strikes = Strikes(settings.rate_limit_strikes,
+                                     settings.rate_limit_window_seconds)
+        connection.chat_budget = TokenBucket(settings.chat_per_minute / 60.0, CHAT_BURST)
+        connection.watch_idle(settings.hello_timeout_seconds, settings.client_idle_seconds)
 
     async def handle_frame(self, connection: Connection, data: str | bytes) -> None:
         """Handle one text (or binary) frame from ``connection``."""
+        connection.touch()
+        budget = connection.budget
+        if budget is not None and not budget.take():
+            self._over_budget(connection, "messages", message_id_of(data),
+                              f"more than {self.settings.messages_per_second:g} messages a "
+                              "second; slow down")
+            return
         if isinstance(data, bytes):
             self._error(connection, message_id_of(data), ErrorCode.BAD_JSON,
                         "frames must be JSON text, not binary")
@@ -115,7 +113,7 @@ class Dispatcher:
         if len(data) > limit or (len(data) * 4 > limit and len(data.encode()) > limit):
             self._error(connection, None, ErrorCode.TOO_LARGE,
                         f"messages may be at most {limit} bytes")
-            connection.close(CLOSE_TOO_BIG, "message too big")
+            connection.close(CLOSE_TOO_BIG, "message too big", cause="too_large")
             return
         try:
             message = decode_client(data)
@@ -131,6 +129,8 @@ class Dispatcher:
             await self.handlers[type(message)](connection, message)
         except ProtocolError as exc:
             self._error(connection, message.id, exc.code, exc.message)
+            if exc.code is ErrorCode.RATE_LIMITED:
+                self._strike(connection)
             return
         except Exception:
             log.exception("handler_failed", type=kind, conn_id=connection.conn_id)
@@ -144,8 +144,19 @@ class Dispatcher:
         self.metrics.errors.inc(code.value)
         connection.send(Error(message_id, code.value, text))
 
-    def connection_closed(self, connection: Connection) -> None:
-        self._chat_buckets.pop(connection.conn_id, None)
+    def _over_budget(self, connection: Connection, budget: str, message_id: int | None,
+                     text: str) -> None:
+        """``error rate_limited``; the connection is closed (1008) once the strikes add up."""
+        self.metrics.rate_limited.inc(budget)
+        self._error(connection, message_id, ErrorCode.RATE_LIMITED, text)
+        self._strike(connection)
+
+    @staticmethod
+    def _strike(connection: Connection) -> None:
+        """One more ``rate_limited``: persistent abuse closes the connection (1008)."""
+        strikes = connection.strikes
+        if strikes is not None and strikes.add():
+            connection.close(CLOSE_POLICY, "rate limit", cause="rate_limit")
 
     @staticmethod
     def _player(connection: Connection) -> Any:
@@ -216,11 +227,9 @@ class Dispatcher:
         if table.seat_of(player) is None and connection not in table.spectators:
             raise ProtocolError(ErrorCode.NOT_SEATED,
                                 f"you neither sit at nor watch table {message.table_id}")
-        bucket = self._chat_buckets.get(connection.conn_id)
-        if bucket is None:
-            bucket = self._chat_buckets[connection.conn_id] = TokenBucket(
-                self.settings.chat_per_minute / 60.0, 5)
-        if not bucket.take():
+        bucket = connection.chat_budget
+        if bucket is not None and not bucket.take():
+            self.metrics.rate_limited.inc("chat")
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many chat messages; wait a moment")
         table.chat(ChatMessage(table.table_id, player.name, message.text, player.player_id))
 

@@ -144,7 +144,17 @@ class Lobby:
 
     async def create_table(self, host: Player, *, players: int, options: GameOptions,
                            private: bool, turn_seconds: int | None) -> Table:
-        """A new table with ``host`` in seat 0."""
+        """A new table with ``host`` in seat 0.
+
+        Raises `ProtocolError` ``table_limit`` when the server has ``max_tables`` open
+        tables, ``player_table_limit`` when ``host`` already sits at as many as allowed.
+        """
+        settings = self.services.settings
+        if len(self.tables) >= settings.max_tables:
+            raise ProtocolError(ErrorCode.TABLE_LIMIT,
+                                f"the server has {settings.max_tables} open tables; try later "
+                                "or join one")
+        Table.check_player_tables(host, settings)
         table = Table(self.services, players=players, options=options, private=private,
                       turn_seconds=(self.services.settings.turn_seconds if turn_seconds is None
                                     else turn_seconds))

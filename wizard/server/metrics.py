@@ -204,6 +204,17 @@ class ServerMetrics:
                                          "Bot proposals dropped because the table moved on.")
         self.send_overflows = r.counter("wizard_send_queue_overflows_total",
                                         "Connections dropped because their send queue was full.")
+        self.connections_refused = r.counter(
+            "wizard_connections_refused_total",
+            "Websocket handshakes refused, by reason (full, origin, shutdown).", ("reason",))
+        self.connections_closed = r.counter(
+            "wizard_connections_closed_total",
+            "Connections the server closed, by cause (too_large, rate_limit, send_queue_full, "
+            "send_timeout, hello_timeout, idle, shutdown).", ("cause",))
+        self.rate_limited = r.counter(
+            "wizard_rate_limited_total",
+            "Client messages refused for going over a budget, by budget (messages, chat).",
+            ("budget",))
         self.loop_lag = r.histogram("wizard_event_loop_lag_seconds",
                                     "Delay of a periodic event-loop tick past its due time.")
         self.games_started = r.counter("wizard_games_started_total", "Games started.")

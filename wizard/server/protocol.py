@@ -46,6 +46,9 @@ class ErrorCode(enum.StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     GAME_OVER = "game_over"
     RATE_LIMITED = "rate_limited"
+    TABLE_LIMIT = "table_limit"
+    PLAYER_TABLE_LIMIT = "player_table_limit"
+    SPECTATOR_LIMIT = "spectator_limit"
     INTERNAL = "internal"
 
 
@@ -285,6 +288,10 @@ class TableClosed(ServerMessage, tag="table_closed", frozen=True):
     reason: str
 
 
+class ServerShutdown(ServerMessage, tag="server_shutdown", frozen=True):
+    """The server is stopping; the socket closes next (1001). Reconnect with the token."""
+
+
 _encoder = msgspec.json.Encoder()
 
 
@@ -323,6 +330,7 @@ __all__ = [
     "RemoveBot",
     "SeatInfo",
     "ServerMessage",
+    "ServerShutdown",
     "Spectate",
     "StartGame",
     "Sync",

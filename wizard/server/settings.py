@@ -48,6 +48,15 @@ def _boolean(text: str) -> bool:
     raise ValueError(f"must be true or false, got {text!r}")
 
 
+def _origins(text: str) -> tuple[str, ...]:
+    """``"https://a.example, https://b.example"`` → a tuple of lower-case origins (``*``: any)."""
+    origins = tuple(part.strip().rstrip("/").lower() for part in text.split(",") if part.strip())
+    for origin in origins:
+        if origin != "*" and "://" not in origin:
+            raise ValueError(f"an origin looks like https://host[:port], got {origin!r}")
+    return origins
+
+
 def _log_level(text: str) -> str:
     level = text.strip().lower()
     if level not in ("debug", "info", "warning", "error", "critical"):
@@ -65,7 +74,21 @@ class Settings:
     ai_workers: int = dataclasses.field(default_factory=default_ai_workers)
     max_message_bytes: int = 8192
     send_queue_size: int = 256
+    send_timeout_seconds: float = 30.0
+    messages_per_second: float = 20.0
+    message_burst: int = 40
+    rate_limit_strikes: int = 20
+    rate_limit_window_seconds: float = 10.0
     chat_per_minute: int = 20
+    max_connections: int = 2000
+    max_tables: int = 1000
+    max_tables_per_player: int = 8
+    max_spectators: int = 50
+    allowed_origins: tuple[str, ...] = ()
+    ws_ping_interval: float = 20.0
+    ws_ping_timeout: float = 20.0
+    hello_timeout_seconds: float = 30.0
+    client_idle_seconds: float = 900.0
     bot_delay: float = 1.0
     trick_show_seconds: float = 1.5
     turn_seconds: int = 60
@@ -85,6 +108,19 @@ class Settings:
             (self.ai_workers >= 0, "ai_workers must be >= 0"),
             (self.max_message_bytes >= 256, "max_message_bytes must be >= 256"),
             (self.send_queue_size >= 1, "send_queue_size must be >= 1"),
+            (self.send_timeout_seconds > 0, "send_timeout_seconds must be > 0"),
+            (self.messages_per_second > 0, "messages_per_second must be > 0"),
+            (self.message_burst >= 1, "message_burst must be >= 1"),
+            (self.rate_limit_strikes >= 1, "rate_limit_strikes must be >= 1"),
+            (self.rate_limit_window_seconds > 0, "rate_limit_window_seconds must be > 0"),
+            (self.max_connections >= 1, "max_connections must be >= 1"),
+            (self.max_tables >= 1, "max_tables must be >= 1"),
+            (self.max_tables_per_player >= 1, "max_tables_per_player must be >= 1"),
+            (self.max_spectators >= 0, "max_spectators must be >= 0"),
+            (self.ws_ping_interval >= 0, "ws_ping_interval must be >= 0"),
+            (self.ws_ping_timeout > 0, "ws_ping_timeout must be > 0"),
+            (self.hello_timeout_seconds > 0, "hello_timeout_seconds must be > 0"),
+            (self.client_idle_seconds > 0, "client_idle_seconds must be > 0"),
             (self.chat_per_minute >= 1, "chat_per_minute must be >= 1"),
             (self.bot_delay >= 0, "bot_delay must be >= 0"),
             (self.trick_show_seconds >= 0, "trick_show_seconds must be >= 0"),
@@ -140,8 +176,37 @@ FIELDS: tuple[Field, ...] = (
           "largest websocket frame a client may send"),
     Field("send_queue_size", "WIZARD_SEND_QUEUE", "--send-queue", int,
           "messages queued for one connection before a client that does not read is dropped"),
+    Field("send_timeout_seconds", "WIZARD_SEND_TIMEOUT", "--send-timeout", float,
+          "seconds a client's socket may accept no data before it is cut off"),
+    Field("messages_per_second", "WIZARD_MESSAGES_PER_SECOND", "--messages-per-second", float,
+          "messages one connection may send per second on average (then `rate_limited`)"),
+    Field("message_burst", "WIZARD_MESSAGE_BURST", "--message-burst", int,
+          "messages one connection may send at once before the per-second budget applies"),
+    Field("rate_limit_strikes", "WIZARD_RATE_LIMIT_STRIKES", "--rate-limit-strikes", int,
+          "`rate_limited` errors within the window after which the connection is closed (1008)"),
+    Field("rate_limit_window_seconds", "WIZARD_RATE_LIMIT_WINDOW", "--rate-limit-window", float,
+          "the window (seconds) in which rate-limit strikes are counted"),
     Field("chat_per_minute", "WIZARD_CHAT_PER_MINUTE", "--chat-per-minute", int,
           "chat messages one connection may send per minute (burst 5)"),
+    Field("max_connections", "WIZARD_MAX_CONNECTIONS", "--max-connections", int,
+          "open websockets; the next handshake is refused with HTTP 503"),
+    Field("max_tables", "WIZARD_MAX_TABLES", "--max-tables", int,
+          "open tables; one more is refused with `error table_limit`"),
+    Field("max_tables_per_player", "WIZARD_MAX_TABLES_PER_PLAYER", "--max-tables-per-player",
+          int, "tables one player may sit at at once (`error player_table_limit`)"),
+    Field("max_spectators", "WIZARD_MAX_SPECTATORS", "--max-spectators", int,
+          "spectating connections per table (`error spectator_limit`)"),
+    Field("allowed_origins", "WIZARD_ALLOWED_ORIGINS", "--allowed-origins", _origins,
+          "comma-separated browser origins allowed besides the server's own host (`*`: any); "
+          "a handshake from another origin gets HTTP 403"),
+    Field("ws_ping_interval", "WIZARD_WS_PING_INTERVAL", "--ws-ping-interval", float,
+          "seconds between websocket pings the server sends (0 = none)"),
+    Field("ws_ping_timeout", "WIZARD_WS_PING_TIMEOUT", "--ws-ping-timeout", float,
+          "seconds a client has to answer a ping before it is disconnected"),
+    Field("hello_timeout_seconds", "WIZARD_HELLO_TIMEOUT", "--hello-timeout", float,
+          "seconds a new connection has to say `hello` before it is closed"),
+    Field("client_idle_seconds", "WIZARD_CLIENT_IDLE", "--client-idle", float,
+          "seconds a connection may send nothing before it is closed (clients send `ping`)"),
     Field("bot_delay", "WIZARD_BOT_DELAY", "--bot-delay", float,
           "factor on bot think time (trick display + random 0.8–2.5 s); 0 = bots answer at once"),
     Field("trick_show_seconds", "WIZARD_TRICK_SHOW_SECONDS", "--trick-show-seconds", float,
@@ -157,7 +222,7 @@ FIELDS: tuple[Field, ...] = (
     Field("tables_broadcast_seconds", "WIZARD_TABLES_BROADCAST", "--tables-broadcast", float,
           "least time between two `tables` broadcasts (they are coalesced)"),
     Field("shutdown_seconds", "WIZARD_SHUTDOWN_SECONDS", "--shutdown-seconds", float,
-          "graceful shutdown limit for open connections"),
+          "limit for a graceful shutdown (SIGTERM): tell clients, flush the store, close"),
     Field("log_level", "WIZARD_LOG_LEVEL", "--log-level", _log_level,
           "debug, info, warning, error"),
     Field("log_format", "WIZARD_LOG_FORMAT", "--log-format", _log_format,

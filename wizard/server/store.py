@@ -60,6 +60,11 @@ class SqliteStore:
     async def close(self) -> None:
         await self.db.close()
 
+    async def flush(self) -> None:
+        """Return once every write queued before this call is committed (shutdown)."""
+        if self.db.is_open:
+            await self.db.write()
+
     # --- a table's life -----------------------------------------------------------------
 
     async def game_started(self, table_id: str, game_id: str, *, options: dict[str, Any],

@@ -179,6 +179,14 @@ class Table:
             game=self.games,
         )
 
+    @staticmethod
+    def check_player_tables(player: Player, settings: Settings) -> None:
+        """Raises `ProtocolError` ``player_table_limit`` if ``player`` may sit at no more tables."""
+        if len(player.tables) >= settings.max_tables_per_player:
+            raise ProtocolError(ErrorCode.PLAYER_TABLE_LIMIT,
+                                f"you sit at {len(player.tables)} tables, the most allowed; "
+                                "leave one first")
+
     def _require_seated(self, player: Player) -> Seat:
         seat = self.seat_of(player)
         if seat is None:
@@ -221,6 +229,7 @@ class Table:
                 raise ProtocolError(ErrorCode.ALREADY_SEATED, "you already sit at this table")
             self._require_seat_changes()
             seat = self._free_seat(seat_index)
+            self.check_player_tables(player, self.services.settings)
             seat.kind, seat.player = SeatKind.PLAYER, player
             player.tables.add(self.table_id)
             for connection in player.connections:
@@ -295,6 +304,10 @@ class Table:
             player = connection.player
             if player is not None and self.seat_of(player) is not None:
                 raise ProtocolError(ErrorCode.ALREADY_SEATED, "you sit at this table")
+            limit = self.services.settings.max_spectators
+            if connection not in self.spectators and len(self.spectators) >= limit:
+                raise ProtocolError(ErrorCode.SPECTATOR_LIMIT,
+                                    f"table {self.table_id} has {limit} spectators already")
             self.spectators.add(connection)
             connection.spectating.add(self.table_id)
             self.services.changed(self)
