@@ -45,7 +45,7 @@ function seatPanel({seat, info, obs, bottom, n, clock, me}) {
   if (info && info.kind === "player" && !info.connected) status.push(info.away ? "away: a bot plays" : "offline");
   const bid = bidText(obs, seat);
   const label = `${name}${seat === me ? " (you)" : ""}${obs.dealer === seat ? ", dealer" : ""}: ` +
-    `bid ${bid === "–" ? "not yet" : bid}, ${obs.tricks_won[seat]} tricks won, score ${obs.scores[seat]}` +
+    `${bid === "–" ? "no bid yet" : hidden ? "bid placed" : `bid ${bid}`}, ${obs.tricks_won[seat]} tricks won, score ${obs.scores[seat]}` +
     `${isTurn ? ", to move" : ""}`;
   const showClock = isTurn && clock && clock.player === seat;
   return h("section", {

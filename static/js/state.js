@@ -16,10 +16,10 @@ export class GameView {
     this.holdTimer = null;
   }
 
-  /** A server `update`; returns true when a `v` gap means we missed something. */
+  /** A server `update`; returns true when a `v` gap means we missed one (then: sync). */
   receive(update) {
     if (this.v !== null && update.v < this.v) return false; // stale re-send
-    const gap = this.v !== null && update.v > this.v + 1 && update.events.length > 0;
+    const gap = this.v !== null && update.v > this.v + 1;
     this.v = update.v;
     const receivedAt = performance.now();
     const clock = update.clock
@@ -135,9 +135,13 @@ export class Store extends EventTarget {
     this.watching.delete(tableId);
   }
 
-  /** The connection was replaced: spectating does not carry over, seats do. */
+  /**
+   * The connection was replaced: spectating does not carry over, seats do. The server
+   * re-sends each seat's latest update on hello; that jump in `v` is expected, not a gap.
+   */
   connectionLost() {
     this.watching.clear();
+    for (const game of this.games.values()) game.v = null;
   }
 
   /** My seat index at a table, or null (spectator / not there). */

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,23 +123,31 @@ def play_step(page: Page, seen: Observed | None = None) -> bool:
     """Make one move by clicking (a legal bid, the first playable card, a trump suit).
 
     Returns False when the game is over. Waits (bounded) until the clicked control is gone,
-    i.e. the server accepted the move and the table was redrawn.
+    i.e. the server accepted the move and the table was redrawn. A control redrawn between
+    finding and clicking it (another update came in) is looked up again, a few times.
     """
-    target = page.wait_for_selector(ACTIONABLE, timeout=STEP_TIMEOUT_MS)
-    assert target is not None
-    if page.locator(".end .ranking").count():
-        return False
-    if seen is not None:
-        if page.locator(".bid-btn[disabled]").count():
-            expect(page.locator("#bid-why")).to_contain_text("may not bid")
-            seen.forbidden_bid_explained += 1
-        if page.locator(".hand button.illegal").count():
-            seen.illegal_cards_shown += 1
-    target.click()
-    target.wait_for_element_state("hidden", timeout=STEP_TIMEOUT_MS)
-    if seen is not None:
-        seen.actions += 1
-    return True
+    for _ in range(5):
+        target = page.wait_for_selector(ACTIONABLE, timeout=STEP_TIMEOUT_MS)
+        assert target is not None
+        if page.locator(".end .ranking").count():
+            return False
+        if seen is not None:
+            if page.locator(".bid-btn[disabled]").count():
+                expect(page.locator("#bid-why")).to_contain_text("may not bid")
+                seen.forbidden_bid_explained += 1
+            if page.locator(".hand button.illegal").count():
+                seen.illegal_cards_shown += 1
+        try:
+            target.click(timeout=STEP_TIMEOUT_MS)
+        except PlaywrightError as exc:
+            if "not attached" not in str(exc):
+                raise
+            continue
+        target.wait_for_element_state("hidden", timeout=STEP_TIMEOUT_MS)
+        if seen is not None:
+            seen.actions += 1
+        return True
+    raise AssertionError("the controls kept being redrawn before they could be clicked")
 
 
 def play_until(page: Page, done: str, timeout_s: float, seen: Observed | None = None) -> None:
