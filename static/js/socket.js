@@ -8,6 +8,7 @@
 const REQUEST_TIMEOUT_MS = 10000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 10000;
+const PING_EVERY_MS = 60000; // keeps an idle lobby or spectator connection alive
 
 export class RequestError extends Error {
   constructor(code, message) {
@@ -27,6 +28,7 @@ export class Socket extends EventTarget {
     this.state = "connecting";
     this.reconnectTimer = null;
     this.stopped = false;
+    setInterval(() => this.send({type: "ping"}), PING_EVERY_MS);
   }
 
   connect() {
