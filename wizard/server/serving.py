@@ -69,6 +69,9 @@ def websocket_protocol(send_timeout: float,
                 self.transport.abort()
                 return
             await super().send(message)
+            if message["type"] == "websocket.http.response.body" and not message.get(
+                    "more_body", False):
+                self.handshake_complete = True  # a denial is a complete answer, not an error
 
     return SendTimeoutProtocol
 
