@@ -1,7 +1,9 @@
 FROM python:3.11-slim
 WORKDIR /app
 ENV PYTHONUNBUFFERED=1 \
-    WIZARD_DB=/app/data/wizard.db
+    WIZARD_DB=/app/data/wizard.db \
+    WIZARD_MODELS_DIR=/app/models \
+    WIZARD_STATIC_DIR=/app/static
 COPY pyproject.toml README.md ./
 COPY wizard ./wizard
 COPY static ./static
