@@ -15,7 +15,7 @@ from typing import Any
 OP_TEXT, OP_BINARY = 0x1, 0x2
 
 
-class HandshakeRefused(Exception):  # noqa: N818 - reads as what happened
+class HandshakeRefused(Exception):
     def __init__(self, status: int, head: bytes) -> None:
         super().__init__(f"handshake refused with HTTP {status}")
         self.status = status
@@ -47,7 +47,7 @@ class RawWebSocket:
         self.sock.settimeout(timeout)
         self.sock.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
-        lines = [f"GET /ws HTTP/1.1", f"Host: 127.0.0.1:{port}", "Upgrade: websocket",
+        lines = ["GET /ws HTTP/1.1", f"Host: 127.0.0.1:{port}", "Upgrade: websocket",
                  "Connection: Upgrade", f"Sec-WebSocket-Key: {key}",
                  "Sec-WebSocket-Version: 13"]
         if origin is not None:

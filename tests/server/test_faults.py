@@ -163,7 +163,7 @@ def test_sigterm_tells_clients_and_exits_within_the_limit(
         return [ann, ben], stack
 
     async def scenario() -> float:
-        clients, stack = await connect_clients()
+        clients, _stack = await connect_clients()
         # a client that reads nothing cannot hold the process past the limit either
         stuck = RawWebSocket(server.port, rcvbuf=4096)
         stuck.send({"type": "hello", "name": "Stuck"})
