@@ -181,6 +181,8 @@ def decode_client(data: str | bytes) -> ClientMessage:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, _explain(data, exc)) from None
     except msgspec.DecodeError as exc:
         raise ProtocolError(ErrorCode.BAD_JSON, f"not valid JSON: {exc}") from None
+    except RecursionError:  # msgspec's guard against deep nesting, e.g. inside an action
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "nested too deeply") from None
 
 
 def _explain(data: str | bytes, exc: msgspec.ValidationError) -> str:
@@ -194,7 +196,7 @@ def message_id_of(data: str | bytes) -> int | None:
     """The ``id`` of a frame that failed to decode, if it has a usable one (for the error)."""
     try:
         value = _loose_decoder.decode(data)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None
     if isinstance(value, dict):
         mid = value.get("id")
