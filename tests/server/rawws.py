@@ -42,6 +42,14 @@ class RawWebSocket:
     def __init__(self, port: int, *, rcvbuf: int | None = None, origin: str | None = None,
                  timeout: float = 10.0) -> None:
         self.sock = socket.socket()
+        try:
+            self._handshake(port, rcvbuf, origin, timeout)
+        except BaseException:
+            self.sock.close()
+            raise
+
+    def _handshake(self, port: int, rcvbuf: int | None, origin: str | None,
+                   timeout: float) -> None:
         if rcvbuf is not None:  # before connect, so the window is small from the start
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
         self.sock.settimeout(timeout)
@@ -61,7 +69,6 @@ class RawWebSocket:
             head += chunk
         status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/1.1") else 0
         if status != 101:
-            self.sock.close()
             raise HandshakeRefused(status, head)
 
     def send(self, payload: bytes | str | dict[str, Any], opcode: int = OP_TEXT) -> None:

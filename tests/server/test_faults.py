@@ -87,7 +87,10 @@ def test_handshakes_past_the_limits_dead_peers_and_foreign_origins(
         # (blocking calls go to a thread: this loop must answer the server's pings)
         silent = await asyncio.to_thread(RawWebSocket, server.port)
         silent.send({"type": "hello", "name": "Silent"})
-        assert await asyncio.to_thread(silent.drain_until_closed, 10) > 0
+        try:
+            assert await asyncio.to_thread(silent.drain_until_closed, 10) > 0
+        finally:
+            silent.close()
         await asyncio.to_thread(server.wait_metric, "wizard_connections ", lambda v: v == 1)
         assert (await own.request({"type": "ping"}))["type"] == "ack"
         await client(server.url, "Two", stack)
