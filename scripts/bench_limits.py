@@ -37,9 +37,16 @@ def main() -> int:
                            WIZARD_MAX_CONNECTIONS=str(args.idle + args.busy + 100))
     url, http = f"ws://127.0.0.1:{port}/ws", f"http://127.0.0.1:{port}"
 
+    def rss_mib() -> float:
+        status = Path(f"/proc/{process.pid}/status").read_text()
+        line = next(li for li in status.splitlines() if li.startswith("VmRSS"))
+        return int(line.split()[1]) / 1024
+
     async def run() -> None:
         for label, idle in (("alone", 0), (f"with_{args.idle}_idle", args.idle)):
+            before = rss_mib()
             crowd = await open_idle(url, idle) if idle else []
+            print(f"{label} idle_rss_mib {rss_mib() - before:.1f}")
             figures = summary(await measure(url, args.busy, args.seconds))
             open_now = server_connections(http)
             for name, value in figures.items():

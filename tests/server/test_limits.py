@@ -213,3 +213,31 @@ def test_shutdown_tells_every_client_and_refuses_new_ones(harness: Harness) -> N
     assert denied.status_code == 503 and "shutting down" in denied.text
     assert harness.client.get("/readyz").status_code == 503
     assert metric(harness, 'wizard_connections_closed_total{cause="shutdown"} 2')
+
+
+# --- the pieces ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("origin", "host", "allowed", "ok"), [
+    (None, "wizard.example", (), True),  # not a browser
+    ("https://wizard.example", "wizard.example", (), True),
+    ("https://wizard.example:443", "wizard.example", (), True),
+    ("http://localhost:8000", "localhost:8000", (), True),
+    ("http://localhost:8001", "localhost:8000", (), False),
+    ("http://[::1]:8000", "[::1]:8000", (), True),
+    ("https://evil.example", "wizard.example", (), False),
+    ("https://wizard.example.evil", "wizard.example", (), False),
+    ("null", "wizard.example", (), False),
+    ("https://app.example", "wizard.example", ("https://app.example",), True),
+    ("null", "wizard.example", ("*",), True),
+])
+def test_origin_rules(origin: str | None, host: str, allowed: tuple[str, ...],
+                      ok: bool) -> None:
+    from wizard.server.limits import origin_allowed
+    assert origin_allowed(origin, host, allowed) is ok
+
+
+def test_strikes_count_within_a_sliding_window() -> None:
+    from wizard.server.limits import Strikes
+    strikes = Strikes(limit=3, window=10.0)
+    assert [strikes.add(now=t) for t in (0.0, 1.0, 10.5, 11.0, 12.0)] == [False] * 4 + [True]

@@ -49,3 +49,17 @@ def test_every_setting_has_a_flag_and_a_variable() -> None:
     assert (args.port, args.bot_delay, args.host) == (1234, 0.0, None)
     assert len({f.env for f in FIELDS}) == len(FIELDS) == len(Settings.__dataclass_fields__)
     assert all(f.env.startswith("WIZARD_") and f.flag.startswith("--") for f in FIELDS)
+
+
+def test_limit_settings_from_the_environment() -> None:
+    env = {"WIZARD_ALLOWED_ORIGINS": "https://Wizard.example/, http://localhost:3000",
+           "WIZARD_MAX_CONNECTIONS": "10", "WIZARD_MESSAGES_PER_SECOND": "2.5",
+           "WIZARD_WS_PING_INTERVAL": "0"}
+    settings = Settings.from_env(env)
+    assert settings.allowed_origins == ("https://wizard.example", "http://localhost:3000")
+    assert (settings.max_connections, settings.messages_per_second) == (10, 2.5)
+    assert settings.ws_ping_interval == 0
+    with pytest.raises(ValueError, match="WIZARD_ALLOWED_ORIGINS"):
+        Settings.from_env({"WIZARD_ALLOWED_ORIGINS": "wizard.example"})
+    with pytest.raises(ValueError, match="max_connections"):
+        Settings(max_connections=0)
