@@ -69,10 +69,19 @@ def per_call_us(fn: Callable[[], object], calls: int) -> float:
     return (time.process_time() - start) / calls * 1e6
 
 
+def reference_loop() -> float:
+    """Millions of iterations/s of a plain Python loop: how fast the machine runs right now."""
+    start = time.process_time()
+    total = 0
+    for i in range(1_000_000):
+        total += i
+    return 1.0 / (time.process_time() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args()
     game = mid_game()
     player = game.current_player
@@ -86,10 +95,28 @@ def main() -> None:
          lambda: per_call_us(lambda: game.observation(player).to_dict(), 2000), "us"),
         ("WizardGame.to_dict()", lambda: per_call_us(game.to_dict, 2000), "us"),
     ]
-    for name, measure, unit in figures:
-        runs = [measure() for _ in range(args.repeats)]
-        print(f"{name}: {statistics.median(runs):,.1f} {unit} "
-              f"(median of {args.repeats}; min {min(runs):,.1f}, max {max(runs):,.1f})",
+    # Each repeat measures the reference loop right before every figure: this machine's
+    # speed swings by more than half within seconds (shared host), and a figure is only
+    # comparable with the reference taken beside it.
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in figures}
+    for _ in range(args.repeats):
+        for name, measure, _ in figures:
+            reference = reference_loop()
+            runs[name].append((measure(), reference))
+    best_reference = max(ref for pairs in runs.values() for _, ref in pairs)
+    print(f"reference loop: {best_reference:.1f} M iterations/s at best, "
+          f"{statistics.median(r for p in runs.values() for _, r in p):.1f} median")
+    for name, _, unit in figures:
+        values = [value for value, _ in runs[name]]
+        # scale each value to the machine at its best observed speed (per unit: rates up,
+        # times down)
+        if unit == "us":
+            scaled = [value * ref / best_reference for value, ref in runs[name]]
+        else:
+            scaled = [value * best_reference / ref for value, ref in runs[name]]
+        print(f"{name}: {statistics.median(values):,.1f} {unit} median of {args.repeats} "
+              f"(min {min(values):,.1f}, max {max(values):,.1f}); "
+              f"at the best reference speed {statistics.median(scaled):,.1f} {unit}",
               flush=True)
 
 
