@@ -18,18 +18,19 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, s
 from .helpers import CHROMIUM_ARGS, Server, enter_name, running_server
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A ``wizard serve`` process on a free port; killed at the end whatever happens."""
     with running_server(tmp_path_factory.mktemp("wizard-serve")) as running:
         yield running
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     executable = shutil.which("chromium")
     if executable is None:
-        pytest.skip("Debian's chromium is not installed (./scripts/test installs it)")
+        pytest.fail("Debian's chromium is not installed: ./scripts/test installs it as root "
+                    "(apt-get install chromium)")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS,
                                              headless=True)
