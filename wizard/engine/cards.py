@@ -105,12 +105,8 @@ class Card:
         return f"{self.suit.value} {self.rank}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": self.kind.value,
-            "suit": self.suit.value if self.suit else None,
-            "rank": self.rank,
-        }
+        """``{"id", "kind", "suit", "rank"}``: a fresh copy of a table built at import."""
+        return dict(_CARD_DICTS[self.id])
 
     @staticmethod
     def from_dict(data: Any) -> Card:
@@ -135,6 +131,11 @@ def _make_card(card_id: int) -> Card:
 
 
 ALL_CARDS: tuple[Card, ...] = tuple(_make_card(i) for i in range(NUM_CARDS))
+# JSON of every card, built once: copying a small dict is ~5x cheaper than building one
+_CARD_DICTS: tuple[dict[str, Any], ...] = tuple(
+    {"id": c.id, "kind": c.kind.value, "suit": c.suit.value if c.suit else None, "rank": c.rank}
+    for c in ALL_CARDS
+)
 
 
 def check_card_id(value: Any, field: str = "card") -> int:
