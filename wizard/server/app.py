@@ -147,7 +147,9 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
             log.info("tables_restored", tables=restored)
         state.lobby.start()
         lag = asyncio.get_running_loop().create_task(_watch_loop_lag(state.metrics))
-        log.info("server_started", host=settings.host, port=settings.port)
+        log.info("server_started", host=settings.host, port=settings.port,
+                 url=f"http://{'127.0.0.1' if settings.host == '0.0.0.0' else settings.host}:"
+                     f"{settings.port}/")
         try:
             yield
         finally:
