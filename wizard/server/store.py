@@ -44,7 +44,7 @@ def iso_time(timestamp: float | None) -> str | None:
 
 
 class SqliteStore:
-    """The server's store on SQLite (WAL, group commits on one writer thread)."""
+    """The server's store on SQLite (WAL, one group commit per turn of the event loop)."""
 
     def __init__(self, path: str) -> None:
         self.db = Database(path)
