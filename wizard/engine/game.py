@@ -41,6 +41,29 @@ _PHASES = {
 }
 
 
+_CARD_AT = ALL_CARDS.__getitem__
+# the cards of each 8-bit slice of a mask, built once (a hand is read 8 cards at a time)
+_CARD_CHUNKS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(ALL_CARDS[8 * chunk + bit] for bit in range(8)
+                if byte >> bit & 1 and 8 * chunk + bit < len(ALL_CARDS))
+          for byte in range(256))
+    for chunk in range((len(ALL_CARDS) + 7) // 8)
+)
+
+
+def _cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a card mask, sorted by id."""
+    cards: tuple[Card, ...] = ()
+    chunk = 0
+    while mask:
+        byte = mask & 255
+        if byte:
+            cards += _CARD_CHUNKS[chunk][byte]
+        mask >>= 8
+        chunk += 1
+    return cards
+
+
 # canonical PlayedCard per (seat, card): tricks and observations share them
 _PLAYED: tuple[tuple[PlayedCard, ...], ...] = tuple(
     tuple(PlayedCard(seat, card) for card in ALL_CARDS) for seat in range(MAX_PLAYERS)
@@ -342,9 +365,8 @@ class WizardGame:
             total_rounds=core.total_rounds,
             dealer=core.dealer,
             current_player=None if core.current < 0 else core.current,
-            hand=tuple(ALL_CARDS[i] for i in ids_of(core.hands[player])) if player is not None
-            else (),
-            hand_sizes=tuple(h.bit_count() for h in core.hands),
+            hand=_cards_of(core.hands[player]) if player is not None else (),
+            hand_sizes=tuple(map(int.bit_count, core.hands)),
             trump_card=_card(core.trump_card),
             trump_suit=_suit(core.trump_suit),
             bids=bids,
@@ -355,7 +377,7 @@ class WizardGame:
             trick_leader=leader,
             current_trick=tuple(_PLAYED[(leader + k) % n][c] for k, c in enumerate(core.trick)),
             lead_suit=SUITS[lead] if lead not in (LEAD_NONE, LEAD_FREE) else None,
-            played_cards=tuple(ALL_CARDS[c] for c in core.played),
+            played_cards=tuple(map(_CARD_AT, core.played)),
             last_trick=self._last_trick,
             round_history=tuple(self._round_history),
             legal_actions=tuple(_actions_of(core.legal_mask())) if to_move else (),

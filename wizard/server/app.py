@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket
 
 from wizard.ai.decision import Decider, InlineDecider
 
+from .bots import BotGate
 from .connection import CLOSE_GOING_AWAY, Connection
 from .handlers import Dispatcher
 from .history import History
@@ -53,7 +54,8 @@ class ServerState:
         self.decider = decider
         self.store = store
         self.metrics = ServerMetrics()
-        self.lobby = Lobby(TableServices(settings, decider, store, self.metrics))
+        self.lobby = Lobby(TableServices(settings, decider, store, self.metrics,
+                                         bot_gate=BotGate(settings.bot_moves_per_turn)))
         self.dispatcher = Dispatcher(self.lobby, settings, self.metrics)
         self.decider_started = False
         self.connections: set[Connection] = set()

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import structlog
 
 log = structlog.get_logger(__name__)
@@ -127,6 +128,7 @@ _Write = tuple[str, Sequence[Any]]
 _Job = tuple[list[_Write], "asyncio.Future[None] | None"]
 
 CHECKPOINT_SECONDS = 1.0
+_ENCODE = msgspec.json.encode
 
 
 class Database:
@@ -292,7 +294,7 @@ class Database:
     @staticmethod
     def insert_action(game_id: str, seq: int, seat: int, action: dict[str, Any]) -> _Write:
         return ("INSERT INTO actions (game_id, seq, seat, action, time) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, seat, json.dumps(action, separators=(",", ":")), time.time()))
+                (game_id, seq, seat, _ENCODE(action).decode(), time.time()))
 
     @staticmethod
     def finish_game(game_id: str, status: str, result: dict[str, Any] | None) -> _Write:

@@ -101,6 +101,7 @@ class Settings:
     log_format: str = "json"
     static_dir: str = "static"
     ws_compression: bool = False
+    bot_moves_per_turn: int = 8
 
     def __post_init__(self) -> None:
         checks = [
@@ -123,6 +124,7 @@ class Settings:
             (self.client_idle_seconds > 0, "client_idle_seconds must be > 0"),
             (self.chat_per_minute >= 1, "chat_per_minute must be >= 1"),
             (self.bot_delay >= 0, "bot_delay must be >= 0"),
+            (self.bot_moves_per_turn >= 1, "bot_moves_per_turn must be >= 1"),
             (self.trick_show_seconds >= 0, "trick_show_seconds must be >= 0"),
             (0 <= self.turn_seconds <= 3600, "turn_seconds must be 0-3600"),
             (self.disconnect_grace_seconds >= 0, "disconnect_grace_seconds must be >= 0"),
@@ -229,6 +231,9 @@ FIELDS: tuple[Field, ...] = (
           "json (one JSON object a line) or console (for people)"),
     Field("static_dir", "WIZARD_STATIC_DIR", "--static-dir", str,
           "directory of the browser client"),
+    Field("bot_moves_per_turn", "WIZARD_BOT_MOVES_PER_TURN", "--bot-moves-per-turn", int,
+          "most bot moves applied per turn of the event loop: a person's action waits behind "
+          "at most this many (1: lowest latency, more: more throughput under load)"),
     Field("ws_compression", "WIZARD_WS_COMPRESSION", "--ws-compression", _boolean,
           "permessage-deflate on websockets: ~5x less traffic, ~20 % of the server's CPU"),
 )

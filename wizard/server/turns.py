@@ -109,7 +109,7 @@ class TurnRunner:
             wait = ready_at - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            await services.bot_gate.wait()  # a person's action is never stuck behind bot moves
+            await services.bot_gate.wait()  # a person never waits behind a burst of bot moves
             await table.propose(v, seat_index, decision.action, by=by, auto_reason=reason)
         except asyncio.CancelledError:
             raise

@@ -1,0 +1,49 @@
+"""The bot gate: bot moves pass a few per event-loop turn, in order, and leave room for I/O."""
+
+from __future__ import annotations
+
+import asyncio
+
+from wizard.server.bots import BotGate
+
+
+def test_the_gate_lets_at_most_per_turn_moves_through_each_loop_turn() -> None:
+    async def run() -> list[list[int]]:
+        gate = BotGate(per_turn=2)
+        passed: list[int] = []
+
+        async def bot(n: int) -> None:
+            await gate.wait()
+            passed.append(n)
+
+        tasks = [asyncio.create_task(bot(n)) for n in range(5)]
+        seen = []
+        for _ in range(8):  # one snapshot per loop turn
+            await asyncio.sleep(0)
+            seen.append(list(passed))
+        await asyncio.gather(*tasks)
+        return seen
+
+    seen = asyncio.run(run())
+    growth = [len(b) - len(a) for a, b in zip([[], *seen], seen, strict=False)]
+    assert max(growth) <= 2  # never more than per_turn in one turn
+    assert sum(1 for g in growth if g) >= 3  # so five moves took at least three turns
+    assert seen[-1] == [0, 1, 2, 3, 4]  # everyone passes, first come first served
+
+
+def test_a_cancelled_waiter_gives_its_place_up() -> None:
+    async def run() -> list[int]:
+        gate = BotGate(per_turn=1)
+        passed: list[int] = []
+
+        async def bot(n: int) -> None:
+            await gate.wait()
+            passed.append(n)
+
+        tasks = [asyncio.create_task(bot(n)) for n in range(3)]
+        await asyncio.sleep(0)  # all three are waiting
+        tasks[0].cancel()
+        await asyncio.gather(*tasks[1:])
+        return passed
+
+    assert asyncio.run(run()) == [1, 2]
