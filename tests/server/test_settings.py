@@ -63,3 +63,25 @@ def test_limit_settings_from_the_environment() -> None:
         Settings.from_env({"WIZARD_ALLOWED_ORIGINS": "wizard.example"})
     with pytest.raises(ValueError, match="max_connections"):
         Settings(max_connections=0)
+
+
+def test_serve_help_lists_every_setting() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "wizard", "serve", "--help"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    help_text = " ".join(out.stdout.split())  # argparse wraps lines anywhere
+    for field in FIELDS:
+        assert field.flag in help_text and field.env in help_text, field.name
+
+
+def test_evaluate_and_top_level_help_work() -> None:
+    import subprocess
+    import sys
+
+    for args in (["--help"], ["evaluate", "--help"]):
+        out = subprocess.run([sys.executable, "-m", "wizard", *args],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0 and "usage: wizard" in out.stdout, out.stderr

@@ -24,8 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                     "see docs/operations.md.",
     )
     for field in FIELDS:
+        # argparse formats help with %: a literal one ("20 %") must be doubled
         parser.add_argument(field.flag, dest=field.name, type=field.parse, default=None,
-                            help=f"{field.help} (env {field.env})")
+                            help=f"{field.help} (env {field.env})".replace("%", "%%"))
     parser.set_defaults(handler=run_serve)
 
 
