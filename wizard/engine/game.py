@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from . import core as _core
 from .actions import (
     ACTIONS_BY_INDEX,
-    NUM_ACTIONS,
     Action,
     Bid,
     ChooseTrump,
@@ -42,28 +42,6 @@ _PHASES = {
 
 
 _CARD_AT = ALL_CARDS.__getitem__
-# the cards of each 8-bit slice of a mask, built once (a hand is read 8 cards at a time)
-_CARD_CHUNKS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-    tuple(tuple(ALL_CARDS[8 * chunk + bit] for bit in range(8)
-                if byte >> bit & 1 and 8 * chunk + bit < len(ALL_CARDS))
-          for byte in range(256))
-    for chunk in range((len(ALL_CARDS) + 7) // 8)
-)
-
-
-def _cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a card mask, sorted by id."""
-    cards: tuple[Card, ...] = ()
-    chunk = 0
-    while mask:
-        byte = mask & 255
-        if byte:
-            cards += _CARD_CHUNKS[chunk][byte]
-        mask >>= 8
-        chunk += 1
-    return cards
-
-
 # canonical PlayedCard per (seat, card): tricks and observations share them
 _PLAYED: tuple[tuple[PlayedCard, ...], ...] = tuple(
     tuple(PlayedCard(seat, card) for card in ALL_CARDS) for seat in range(MAX_PLAYERS)
@@ -78,28 +56,35 @@ def _suit(index: int) -> Suit | None:
     return SUITS[index] if 0 <= index < len(SUITS) else None
 
 
-def _actions_of(mask: int) -> list[Action]:
-    """Canonical actions of an action mask, in index order (8 bits at a time via a table)."""
-    actions: list[Action] = []
-    table = _CHUNKS
+T = TypeVar("T")
+ChunkTable = tuple[tuple[tuple[T, ...], ...], ...]
+
+
+def _chunk_table(items: Sequence[T]) -> ChunkTable[T]:
+    """For each 8-bit slice of a mask over ``items`` and each byte value: the items it names."""
+    return tuple(
+        tuple(tuple(items[8 * chunk + bit] for bit in range(8)
+                    if byte >> bit & 1 and 8 * chunk + bit < len(items))
+              for byte in range(256))
+        for chunk in range((len(items) + 7) // 8)
+    )
+
+
+def _items_of(mask: int, table: ChunkTable[T]) -> tuple[T, ...]:
+    """The items of a mask, in index order, read 8 bits at a time through ``table``."""
+    items: tuple[T, ...] = ()
     chunk = 0
     while mask:
         byte = mask & 255
         if byte:
-            actions += table[chunk][byte]
+            items += table[chunk][byte]
         mask >>= 8
         chunk += 1
-    return actions
+    return items
 
 
-_CHUNKS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
-    tuple(
-        tuple(ACTIONS_BY_INDEX[8 * chunk + bit] for bit in range(8)
-              if byte >> bit & 1 and 8 * chunk + bit < NUM_ACTIONS)
-        for byte in range(256)
-    )
-    for chunk in range((NUM_ACTIONS + 7) // 8)
-)
+_ACTION_CHUNKS: ChunkTable[Action] = _chunk_table(ACTIONS_BY_INDEX)
+_CARD_CHUNKS: ChunkTable[Card] = _chunk_table(ALL_CARDS)
 
 
 class WizardGame:
@@ -224,7 +209,7 @@ class WizardGame:
         core = self.core
         if player is not None and player != core.current:
             return []
-        return _actions_of(core.legal_mask())
+        return list(_items_of(core.legal_mask(), _ACTION_CHUNKS))
 
     def is_legal(self, player: int, action: Action) -> bool:
         try:
@@ -365,7 +350,7 @@ class WizardGame:
             total_rounds=core.total_rounds,
             dealer=core.dealer,
             current_player=None if core.current < 0 else core.current,
-            hand=_cards_of(core.hands[player]) if player is not None else (),
+            hand=_items_of(core.hands[player], _CARD_CHUNKS) if player is not None else (),
             hand_sizes=tuple(map(int.bit_count, core.hands)),
             trump_card=_card(core.trump_card),
             trump_suit=_suit(core.trump_suit),
@@ -380,7 +365,7 @@ class WizardGame:
             played_cards=tuple(map(_CARD_AT, core.played)),
             last_trick=self._last_trick,
             round_history=tuple(self._round_history),
-            legal_actions=tuple(_actions_of(core.legal_mask())) if to_move else (),
+            legal_actions=_items_of(core.legal_mask(), _ACTION_CHUNKS) if to_move else (),
             winners=tuple(self.winners()) if core.phase == _core.FINISHED else (),
         )
 
