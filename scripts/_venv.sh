@@ -15,7 +15,7 @@ ensure_venv() {
     [ -n "$extras" ] && spec="$ROOT[$extras]"
     local stamp="$VENV/.installed-${extras:-base}"
     local want
-    want="$(cat "$ROOT/pyproject.toml" | sha256sum | cut -d' ' -f1)"
+    want="$(sha256sum < "$ROOT/pyproject.toml" | cut -d' ' -f1)"
     if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
         echo "installing wizard-online${extras:+[$extras]} into .venv" >&2
         "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2
