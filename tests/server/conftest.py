@@ -18,6 +18,7 @@ with warnings.catch_warnings():
 
 from wizard.ai.decision import Decider
 from wizard.server.app import ServerState, create_app
+from wizard.server.clock import MONOTONIC, Now
 from wizard.server.settings import Settings
 
 from .driver import Recorder
@@ -105,11 +106,14 @@ class Harness:
 
 @pytest.fixture
 def make_harness() -> Iterator[Callable[..., Harness]]:
-    """``make_harness(**settings)`` → a started app; everything is closed after the test."""
+    """``make_harness(**settings)`` → a started app; everything is closed after the test.
+
+    ``clock=ManualClock(...)`` gives the app a clock the test moves (never mix it with
+    ``time.monotonic()``)."""
     opened: list[tuple[TestClient, Harness]] = []
 
-    def make(decider: Decider | None = None, **changes: Any) -> Harness:
-        client = TestClient(create_app(fast_settings(**changes), decider=decider))
+    def make(decider: Decider | None = None, clock: Now = MONOTONIC, **changes: Any) -> Harness:
+        client = TestClient(create_app(fast_settings(**changes), decider=decider, clock=clock))
         client.__enter__()
         harness = Harness(client)
         opened.append((client, harness))

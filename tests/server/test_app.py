@@ -6,9 +6,11 @@ import asyncio
 from collections.abc import Callable
 
 from wizard.engine import Bid
+from wizard.server.clock import ManualClock
 
 from .conftest import Harness
 from .driver import my_turn
+from .test_limits import wait_until
 
 
 def test_http_endpoints(harness: Harness) -> None:
@@ -44,20 +46,33 @@ def test_readyz_is_503_after_shutdown(make_harness: Callable[..., Harness]) -> N
 
 
 def test_a_table_without_a_connected_player_is_closed_after_the_idle_time(
-        harness: Harness) -> None:
+        make_harness: Callable[..., Harness]) -> None:
+    clock = ManualClock(1000.0)  # every time the lobby reads comes from here
+    harness = make_harness(clock=clock)
     ann = harness.player("Ann")
     ann.ok({"type": "create_table", "players": 3})
     table_id = next(m for m in ann.messages if m["type"] == "table")["table_id"]
     lobby = harness.server.lobby
     harness.close_all()
+    wait_until(harness, lambda: not harness.server.connections)
     limit = harness.server.settings.idle_close_seconds
-    harness.client.portal.call(lobby.sweep, 1000.0)
-    harness.client.portal.call(lobby.sweep, 1000.0 + limit - 1)
+    sweep = lambda: harness.client.portal.call(lobby.sweep)  # noqa: E731
+    sweep()  # the table is idle from now on
+    clock.advance(limit - 1)
+    sweep()
     assert table_id in lobby.tables
-    harness.client.portal.call(lobby.sweep, 1000.0 + limit)
+    ben = harness.player("Ben")  # seen later than Ann: forgotten later
+    harness.close_all()
+    wait_until(harness, lambda: not harness.server.connections)
+    clock.advance(1)
+    sweep()
     assert table_id not in lobby.tables
-    assert lobby.players_by_token  # Ann was seen just now; she is forgotten only later
-    harness.client.portal.call(lobby.sweep, 1e12)
+    assert [p.name for p in lobby.players_by_token.values()] == ["Ben"]
+    clock.advance(limit - 2)
+    sweep()
+    assert ben.token in lobby.players_by_token
+    clock.advance(1)
+    sweep()
     assert not lobby.players_by_token
 
 

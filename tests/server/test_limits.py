@@ -238,6 +238,24 @@ def test_origin_rules(origin: str | None, host: str, allowed: tuple[str, ...],
 
 
 def test_strikes_count_within_a_sliding_window() -> None:
+    from wizard.server.clock import ManualClock
     from wizard.server.limits import Strikes
-    strikes = Strikes(limit=3, window=10.0)
-    assert [strikes.add(now=t) for t in (0.0, 1.0, 10.5, 11.0, 12.0)] == [False] * 4 + [True]
+    clock = ManualClock()
+    strikes = Strikes(limit=3, window=10.0, clock=clock)
+    added = []
+    for t in (0.0, 1.0, 10.5, 11.0, 12.0):
+        clock.advance(t - clock())
+        added.append(strikes.add())
+    assert added == [False] * 4 + [True]
+
+
+def test_a_message_budget_refills_at_its_rate_and_never_beyond_its_burst() -> None:
+    from wizard.server.clock import ManualClock
+    from wizard.server.limits import TokenBucket
+    clock = ManualClock(5000.0)
+    bucket = TokenBucket(rate=2.0, capacity=3, clock=clock)
+    assert [bucket.take() for _ in range(4)] == [True] * 3 + [False]
+    clock.advance(0.5)  # one token back
+    assert [bucket.take() for _ in range(2)] == [True, False]
+    clock.advance(100.0)  # full again, not 200 tokens
+    assert [bucket.take() for _ in range(4)] == [True] * 3 + [False]

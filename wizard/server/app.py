@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from starlette.websockets import WebSocket
 from wizard.ai.decision import Decider, InlineDecider
 
 from .bots import BotGate
+from .clock import MONOTONIC, Now
 from .connection import CLOSE_GOING_AWAY, Connection
 from .handlers import Dispatcher
 from .history import History
@@ -49,13 +49,16 @@ LIMIT_GAUGES = ("max_connections", "max_tables", "max_tables_per_player", "max_s
 class ServerState:
     """What the routes share; ``app.state.server`` (tests reach in through it)."""
 
-    def __init__(self, settings: Settings, decider: Decider, store: SqliteStore) -> None:
+    def __init__(self, settings: Settings, decider: Decider, store: SqliteStore,
+                 clock: Now = MONOTONIC) -> None:
         self.settings = settings
         self.decider = decider
         self.store = store
+        self.clock = clock
         self.metrics = ServerMetrics()
         self.lobby = Lobby(TableServices(settings, decider, store, self.metrics,
-                                         bot_gate=BotGate(settings.bot_moves_per_turn)))
+                                         bot_gate=BotGate(settings.bot_moves_per_turn),
+                                         clock=clock))
         self.dispatcher = Dispatcher(self.lobby, settings, self.metrics)
         self.decider_started = False
         self.connections: set[Connection] = set()
@@ -124,8 +127,11 @@ class ServerState:
 
 
 def create_app(settings: Settings | None = None, decider: Decider | None = None,
-               store: SqliteStore | None = None) -> Starlette:
+               store: SqliteStore | None = None, clock: Now = MONOTONIC) -> Starlette:
     """The server as an ASGI app; bots decide only through ``decider`` (default inline).
+
+    ``clock`` is the one clock of every deadline, idle time and budget (a test
+    passes a `ManualClock`); sleeping and the loop-lag gauge use the loop's own.
 
     The lifespan opens the store (``settings.db_path``), rebuilds every
     unfinished game from it, starts the decider (if it has ``start``) and the
@@ -133,7 +139,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
     """
     settings = settings or Settings()
     state = ServerState(settings, decider or InlineDecider(),
-                        store or SqliteStore(settings.db_path))
+                        store or SqliteStore(settings.db_path), clock)
     static_dir = Path(settings.static_dir)
 
     @contextlib.asynccontextmanager
@@ -223,7 +229,8 @@ async def serve_connection(state: ServerState, ws: WebSocket) -> None:
         state.metrics.connections_refused.inc(reason)
         await _refuse(ws, status, explanation)
         return
-    connection = Connection(ws, queue_size=state.settings.send_queue_size, metrics=state.metrics)
+    connection = Connection(ws, queue_size=state.settings.send_queue_size, metrics=state.metrics,
+                            clock=state.clock)
     state.connections.add(connection)  # counted from here: no await since the check
     try:
         await ws.accept()
@@ -269,9 +276,10 @@ async def _refuse(ws: WebSocket, status: int, text: str) -> None:
 
 async def _watch_loop_lag(metrics: ServerMetrics) -> None:
     while True:
-        due = time.monotonic() + LAG_TICK_SECONDS
+        loop = asyncio.get_running_loop()  # lag is measured on the clock the loop sleeps by
+        due = loop.time() + LAG_TICK_SECONDS
         await asyncio.sleep(LAG_TICK_SECONDS)
-        metrics.loop_lag.observe(max(0.0, time.monotonic() - due))
+        metrics.loop_lag.observe(max(0.0, loop.time() - due))
 
 
 __all__ = ["ServerState", "create_app", "serve_connection"]

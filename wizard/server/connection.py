@@ -13,12 +13,12 @@ import asyncio
 import contextlib
 import enum
 import itertools
-import time
 from typing import TYPE_CHECKING
 
 import structlog
 from starlette.websockets import WebSocket
 
+from .clock import MONOTONIC, Now
 from .limits import Strikes, TokenBucket
 from .metrics import ServerMetrics
 from .protocol import ServerMessage, encode, message_tag
@@ -62,15 +62,17 @@ _ids = itertools.count(1)
 class Connection:
     """A client socket with its state, its player (once identified) and its send queue."""
 
-    def __init__(self, websocket: WebSocket, *, queue_size: int, metrics: ServerMetrics) -> None:
+    def __init__(self, websocket: WebSocket, *, queue_size: int, metrics: ServerMetrics,
+                 clock: Now = MONOTONIC) -> None:
         self.websocket = websocket
+        self.clock = clock
         self.conn_id = next(_ids)
         self.metrics = metrics
         self.state = ConnectionState.OPEN
         self.player: Player | None = None
         self.spectating: set[str] = set()
         self.wants_tables = False
-        self.opened_at = self.last_frame = time.monotonic()
+        self.opened_at = self.last_frame = clock()
         # budgets, set by the dispatcher (`Dispatcher.connection_opened`)
         self.budget: TokenBucket | None = None
         self.strikes: Strikes | None = None
@@ -161,13 +163,13 @@ class Connection:
 
     def touch(self) -> None:
         """A frame arrived: the idle clock starts again (one clock read, no timer work)."""
-        self.last_frame = time.monotonic()
+        self.last_frame = self.clock()
 
     def _check_idle(self) -> None:
         self._idle_timer = None
         if not self.is_open:
             return
-        now = time.monotonic()
+        now = self.clock()
         hello_due = self.opened_at + self._hello_seconds
         if self.player is None and now >= hello_due:
             self.close(CLOSE_POLICY, "no hello", cause="hello_timeout")

@@ -90,10 +90,12 @@ class Dispatcher:
     def connection_opened(self, connection: Connection) -> None:
         """Give a new connection its budgets and its idle timer."""
         settings = self.settings
-        connection.budget = TokenBucket(settings.messages_per_second, settings.message_burst)
+        clock = self.lobby.services.clock
+        connection.budget = TokenBucket(settings.messages_per_second, settings.message_burst,
+                                        clock)
         connection.strikes = Strikes(settings.rate_limit_strikes,
-                                     settings.rate_limit_window_seconds)
-        connection.chat_budget = TokenBucket(settings.chat_per_minute / 60.0, CHAT_BURST)
+                                     settings.rate_limit_window_seconds, clock)
+        connection.chat_budget = TokenBucket(settings.chat_per_minute / 60.0, CHAT_BURST, clock)
         connection.watch_idle(settings.hello_timeout_seconds, settings.client_idle_seconds)
 
     async def handle_frame(self, connection: Connection, data: str | bytes) -> None:

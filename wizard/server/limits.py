@@ -4,9 +4,14 @@
 the settings; this module holds the mechanics that do not belong to one
 connection, one handler or one table.
 
->>> bucket = TokenBucket(rate=1.0, capacity=2)
->>> [bucket.take(now=0.0) for _ in range(3)]
+>>> from wizard.server.clock import ManualClock
+>>> clock = ManualClock()
+>>> bucket = TokenBucket(rate=1.0, capacity=2, clock=clock)
+>>> [bucket.take() for _ in range(3)]
 [True, True, False]
+>>> clock.advance(1.0)
+>>> bucket.take()
+True
 >>> origin_allowed("https://wizard.example", "wizard.example", ())
 True
 >>> origin_allowed("https://evil.example", "wizard.example", ())
@@ -15,22 +20,26 @@ False
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from urllib.parse import urlsplit
 
+from .clock import MONOTONIC, Now
+
 
 class TokenBucket:
-    """``capacity`` tokens, refilled at ``rate`` per second; `take` says whether one was left."""
+    """``capacity`` tokens, refilled at ``rate`` per second; `take` says whether one was left.
 
-    __slots__ = ("capacity", "rate", "stamp", "tokens")
+    ``clock`` is read when the bucket is made and on every `take`.
+    """
 
-    def __init__(self, rate: float, capacity: float) -> None:
-        self.rate, self.capacity = rate, capacity
-        self.tokens, self.stamp = capacity, time.monotonic()
+    __slots__ = ("capacity", "clock", "rate", "stamp", "tokens")
 
-    def take(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
+    def __init__(self, rate: float, capacity: float, clock: Now = MONOTONIC) -> None:
+        self.rate, self.capacity, self.clock = rate, capacity, clock
+        self.tokens, self.stamp = capacity, clock()
+
+    def take(self) -> bool:
+        now = self.clock()
         self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1:
@@ -42,19 +51,22 @@ class TokenBucket:
 class Strikes:
     """Counts events in a sliding window; `add` says whether ``limit`` was reached.
 
-    >>> strikes = Strikes(limit=2, window=10.0)
-    >>> strikes.add(now=0.0), strikes.add(now=11.0), strikes.add(now=12.0)
+    >>> from wizard.server.clock import ManualClock
+    >>> clock = ManualClock()
+    >>> strikes = Strikes(limit=2, window=10.0, clock=clock)
+    >>> first = strikes.add(); clock.advance(11.0); second = strikes.add()
+    >>> clock.advance(1.0); first, second, strikes.add()
     (False, False, True)
     """
 
-    __slots__ = ("limit", "stamps", "window")
+    __slots__ = ("clock", "limit", "stamps", "window")
 
-    def __init__(self, limit: int, window: float) -> None:
-        self.limit, self.window = limit, window
+    def __init__(self, limit: int, window: float, clock: Now = MONOTONIC) -> None:
+        self.limit, self.window, self.clock = limit, window, clock
         self.stamps: deque[float] = deque()
 
-    def add(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
+    def add(self) -> bool:
+        now = self.clock()
         stamps = self.stamps
         stamps.append(now)
         while stamps and stamps[0] <= now - self.window:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 
 import structlog
 
@@ -55,13 +54,13 @@ class Lobby:
                 player.name = name
                 await store.remember_player(token, player.player_id, name)
         else:
-            player = Player(name)
+            player = Player(name, seen_at=self.services.clock())
             # the token must outlive a restart before its owner learns it
             await store.remember_player(player.token, player.player_id, name)
             self.players_by_token[player.token] = player
         connection.identify(player)
         player.connections.add(connection)
-        player.last_seen = time.monotonic()
+        player.last_seen = self.services.clock()
         log.info("player_identified", player_id=player.player_id, conn_id=connection.conn_id,
                  returning=token is not None)
         connection.send(Welcome(player.player_id, player.name, player.token))
@@ -77,7 +76,8 @@ class Lobby:
         if known is None:
             return None
         player_id, name = known
-        player = self.restored_players.pop(player_id, None) or Player(name, player_id=player_id)
+        player = self.restored_players.pop(player_id, None) or Player(
+            name, player_id=player_id, seen_at=self.services.clock())
         player.token = token
         self.players_by_token[token] = player
         return player
@@ -85,7 +85,8 @@ class Lobby:
     def _restored_player(self, player_id: str, name: str) -> Player:
         player = self.restored_players.get(player_id)
         if player is None:
-            player = self.restored_players[player_id] = Player(name, player_id=player_id)
+            player = self.restored_players[player_id] = Player(
+                name, player_id=player_id, seen_at=self.services.clock())
         return player
 
     async def restore(self) -> int:
@@ -125,7 +126,7 @@ class Lobby:
         if player is None:
             return
         player.connections.discard(connection)
-        player.last_seen = time.monotonic()
+        player.last_seen = self.services.clock()
         if player.connected:
             return
         for table_id in tuple(player.tables):
@@ -195,7 +196,7 @@ class Lobby:
         if self._tables_flush is not None:
             return
         interval = self.services.settings.tables_broadcast_seconds
-        delay = max(0.0, self._last_flush + interval - time.monotonic())
+        delay = max(0.0, self._last_flush + interval - self.services.clock())
         self._tables_flush = asyncio.get_running_loop().call_later(delay, self._flush_tables)
 
     def _flush_tables(self) -> None:
@@ -203,7 +204,7 @@ class Lobby:
         if not self._tables_dirty:
             return
         self._tables_dirty = False
-        self._last_flush = time.monotonic()
+        self._last_flush = self.services.clock()
         text = encode(Tables(self.public_tables()))
         for connection in tuple(self.list_watchers):
             connection.send_text(text, "tables")
@@ -220,13 +221,14 @@ class Lobby:
         while True:
             await asyncio.sleep(interval)
             try:
-                await self.sweep(time.monotonic())
+                await self.sweep()
             except Exception:
                 log.exception("sweep_failed")
 
-    async def sweep(self, now: float) -> None:
+    async def sweep(self) -> None:
         """Close tables without a connected player for ``idle_close_seconds``; forget players
-        with no connection and no table for as long."""
+        with no connection and no table for as long (both on the lobby's clock)."""
+        now = self.services.clock()
         limit = self.services.settings.idle_close_seconds
         for table in tuple(self.tables.values()):
             if table.has_connected_human():

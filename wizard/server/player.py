@@ -8,7 +8,6 @@ in ``/api`` (``repr`` leaves it out too).
 from __future__ import annotations
 
 import secrets
-import time
 from typing import TYPE_CHECKING
 
 from .protocol import ServerMessage, encode, message_tag
@@ -33,13 +32,13 @@ class Player:
     __slots__ = ("connections", "last_seen", "name", "player_id", "tables", "token")
 
     def __init__(self, name: str, *, player_id: str | None = None,
-                 token: str | None = None) -> None:
+                 token: str | None = None, seen_at: float = 0.0) -> None:
         self.player_id = player_id or new_player_id()
         self.name = name
         self.token = token or new_token()
         self.connections: set[Connection] = set()
         self.tables: set[str] = set()
-        self.last_seen = time.monotonic()
+        self.last_seen = seen_at  # on the lobby's clock, set again on every (dis)connect
 
     @property
     def connected(self) -> bool:

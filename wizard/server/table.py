@@ -34,6 +34,7 @@ from wizard.engine import (
 )
 
 from .bots import BotGate, bot_id, bot_name, draw_settings
+from .clock import MONOTONIC, Now
 from .connection import Connection
 from .db import StoredGame
 from .metrics import ServerMetrics
@@ -118,6 +119,7 @@ class TableServices:
     closed: Callable[[Table], None] = lambda table: None
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     bot_gate: BotGate = field(default_factory=BotGate)
+    clock: Now = MONOTONIC
 
 
 def new_table_id() -> str:

@@ -12,6 +12,10 @@ seat to move:
 
 Proposals carry the table version they were computed for, so one that arrives
 after the table moved on is dropped.
+
+Turn deadlines are on the decider's clock (`DecisionRequest.deadline` is
+``time.monotonic()`` seconds, the clock asyncio sleeps by), not on the lobby's
+injected one: a decision deadline and a sleep must agree with the pool.
 """
 
 from __future__ import annotations
