@@ -35,26 +35,26 @@ from wizard.engine import (
     trump_suit_of,
 )
 from wizard.engine import core as fast
-from wizard.engine.cards import ALL_CARDS_MASK
+from wizard.engine.cards import ALL_CARDS_MASK, card_id
 
 W1, W2, W3, W4 = 52, 53, 54, 55
 J1, J2, J3, J4 = 56, 57, 58, 59
 
 
 def red(rank: int) -> int:
-    return rank - 1
+    return card_id(Suit.RED, rank)
 
 
 def yellow(rank: int) -> int:
-    return 12 + rank
+    return card_id(Suit.YELLOW, rank)
 
 
 def green(rank: int) -> int:
-    return 25 + rank
+    return card_id(Suit.GREEN, rank)
 
 
 def blue(rank: int) -> int:
-    return 38 + rank
+    return card_id(Suit.BLUE, rank)
 
 
 def play(card_id: int) -> PlayCard:
@@ -747,3 +747,31 @@ def test_to_dict_holds_every_hand_for_the_store() -> None:
     game = WizardGame(4, seed=1)
     assert game.to_dict()["core"]["hands"] == [mask_of(c.id for c in game.hand(p))
                                                  for p in range(4)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_check_then_apply_index_plays_a_game_exactly_as_apply_does(seed: int) -> None:
+    checked, applied = WizardGame(4, seed=seed), WizardGame(4, seed=seed)
+    rng = random.Random(seed)
+    while not applied.is_finished:
+        mover = applied.current_player
+        assert mover is not None
+        legal = applied.legal_actions()
+        wrong_seat = (mover + 1) % 4
+        with pytest.raises(IllegalActionError) as by_apply:
+            applied.apply(wrong_seat, legal[0])
+        with pytest.raises(IllegalActionError) as by_check:
+            checked.check(wrong_seat, legal[0])
+        assert (by_check.value.code, str(by_check.value)) == (by_apply.value.code,
+                                                             str(by_apply.value))
+        action = rng.choice(legal)
+        assert checked.apply_index(checked.check(mover, action)) == applied.apply(mover, action)
+    assert checked.to_dict() == applied.to_dict()
+
+
+def test_card_id_names_number_cards_by_suit_and_rank() -> None:
+    assert [card_id(s, 1) for s in Suit] == [0, 13, 26, 39]
+    assert card_from_id(card_id(Suit.GREEN, 7)).rank == 7
+    for bad_suit, bad_rank in ((4, 1), (-1, 1), (Suit.RED, 0), (Suit.RED, 14), (0, True)):
+        with pytest.raises(ValueError):
+            card_id(bad_suit, bad_rank)

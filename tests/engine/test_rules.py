@@ -17,7 +17,7 @@ from wizard.engine import (
     trick_winner,
     trump_suit_of,
 )
-from wizard.engine.cards import ids_of
+from wizard.engine.cards import Suit, card_id, ids_of
 from wizard.engine.rules import LEAD_FREE, LEAD_NONE, next_lead
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
@@ -27,19 +27,19 @@ J1, J2, J3, J4 = 56, 57, 58, 59
 
 
 def red(rank: int) -> int:
-    return rank - 1
+    return card_id(Suit.RED, rank)
 
 
 def yellow(rank: int) -> int:
-    return 12 + rank
+    return card_id(Suit.YELLOW, rank)
 
 
 def green(rank: int) -> int:
-    return 25 + rank
+    return card_id(Suit.GREEN, rank)
 
 
 def blue(rank: int) -> int:
-    return 38 + rank
+    return card_id(Suit.BLUE, rank)
 
 
 # --- rounds and trump ---------------------------------------------------------------

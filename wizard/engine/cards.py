@@ -158,6 +158,24 @@ def card_from_id(card_id: Any) -> Card:
 card_by_id = card_from_id  # the seed's name
 
 
+def card_id(suit: Suit | int, rank: int) -> int:
+    """The id of the number card ``rank`` (1–13) of ``suit`` (a `Suit` or its index 0–3).
+
+    >>> card_id(Suit.RED, 1), card_id(Suit.YELLOW, 13), card_id(3, 13)
+    (0, 25, 51)
+    >>> card_id(Suit.RED, 14)
+    Traceback (most recent call last):
+    ...
+    ValueError: rank must be 1-13, got 14
+    """
+    index = suit.index if isinstance(suit, Suit) else suit
+    if type(index) is not int or not 0 <= index < NUM_SUITS:
+        raise ValueError(f"suit must be a Suit or 0-{NUM_SUITS - 1}, got {suit!r}")
+    if type(rank) is not int or not 1 <= rank <= RANKS_PER_SUIT:
+        raise ValueError(f"rank must be 1-{RANKS_PER_SUIT}, got {rank!r}")
+    return index * RANKS_PER_SUIT + rank - 1
+
+
 def mask_of(card_ids: Any) -> int:
     """Bitmask of an iterable of card ids: ``mask_of([0, 2]) == 0b101``."""
     mask = 0

@@ -218,13 +218,23 @@ class WizardGame:
             return False
         return player == self.core.current and bool(self.core.legal_mask() >> index & 1)
 
-    def apply(self, player: int, action: Action) -> list[Event]:
-        """Perform ``action`` for ``player`` and return the events it caused.
+    def check(self, player: int, action: Action) -> int:
+        """The action index of ``action`` if ``player`` may play it now; changes nothing.
 
-        Raises `GameOverError` after the last trick, `NotYourTurnError` when
-        ``player`` is not to move, and `ActionNotAllowedError` for anything else the
-        rules forbid; the message names the action and why. The game is unchanged
-        when it raises.
+        Raises what `apply` raises (`GameOverError`, `NotYourTurnError`,
+        `ActionNotAllowedError`); pass the index to `apply_index`. Parsing a move and
+        pushing it, as python-chess splits them:
+
+        >>> game = WizardGame(3, seed=7)
+        >>> game.current_player
+        0
+        >>> game.check(1, Bid(0))
+        Traceback (most recent call last):
+        ...
+        wizard.engine.errors.NotYourTurnError: bid 0 refused: it is seat 0's turn, not seat 1's
+        >>> index = game.check(0, Bid(0))
+        >>> game.apply_index(index), game.current_player
+        ([], 1)
         """
         core = self.core
         if player != core.current or core.phase == _core.FINISHED:
@@ -241,11 +251,30 @@ class WizardGame:
         if not core.legal_mask() >> index & 1:
             raise ActionNotAllowedError(f"{_describe(action)} refused: {self._why_illegal(action)}",
                                         player=player, action=action)
+        return index
+
+    def apply_index(self, index: int) -> list[Event]:
+        """Unchecked: play action ``index`` for the seat to move and return its events.
+
+        ``index`` must come from `check` (or `legal_actions`) in this very state; an
+        index the rules forbid leaves the game in a state no rule leads to.
+        """
+        core = self.core
         phase = core.phase
         if phase == _core.BIDDING or (phase == _core.PLAYING and len(core.trick) + 1 < core.n):
             core.apply(index)  # a bid, or a card that does not end the trick: no events
             return []
-        return self._apply_index(player, index)
+        return self._apply_index(core.current, index)
+
+    def apply(self, player: int, action: Action) -> list[Event]:
+        """Perform ``action`` for ``player`` and return the events it caused.
+
+        Raises `GameOverError` after the last trick, `NotYourTurnError` when
+        ``player`` is not to move, and `ActionNotAllowedError` for anything else the
+        rules forbid; the message names the action and why. The game is unchanged
+        when it raises. The same as ``apply_index(check(player, action))``.
+        """
+        return self.apply_index(self.check(player, action))
 
     def _refuse_out_of_turn(self, player: int, action: Action) -> None:
         core = self.core
