@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from wizard.engine import Bid
 from wizard.server.clock import ManualClock
+from wizard.server.turns import Mover
 
 from .conftest import Harness
 from .driver import my_turn
@@ -85,8 +86,7 @@ def test_a_proposal_for_an_old_version_is_dropped(harness: Harness) -> None:
 
     async def propose(v: int) -> bool:
         action = Bid(turn["observation"]["legal_actions"][0]["value"])
-        return await asyncio.wait_for(table.propose(v, 0, action, by="timeout",
-                                                    auto_reason="timeout"), 5)
+        return await asyncio.wait_for(table.propose(v, 0, action, Mover.TIMEOUT), 5)
 
     assert not harness.client.portal.call(propose, turn["v"] - 1)
     assert harness.server.metrics.stale_proposals.get() == 1

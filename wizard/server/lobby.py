@@ -250,10 +250,7 @@ class Lobby:
         if self._tables_flush is not None:
             self._tables_flush.cancel()
         for table in tuple(self.tables.values()):
-            table.turns.cancel()
-            for seat in table.seats:
-                if seat.grace is not None:
-                    seat.grace.cancel()
+            table.stop()
 
 
 __all__ = ["Lobby"]

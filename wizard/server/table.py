@@ -1,10 +1,10 @@
-"""A table: seats, host, status, the game, its version ``v``, and every change to them.
+"""A table: its lock, its status and the commands that change it.
 
 All mutations of a table happen under its `asyncio.Lock`, on the event loop:
-one writer per table. The rules stay in the engine (`WizardGame`), timing in
-`TurnRunner`, persistence in the store, sending in `Connection`. Every
-method a client can call raises `ProtocolError` (and changes nothing) when the
-request is refused.
+one writer per table. The rules stay in the engine (`WizardGame`), the seats in
+`seats`, timing in `turns`, sending in `audience`, persistence in the store.
+Every method a client can call raises `ProtocolError` (and changes nothing)
+when the request is refused.
 """
 
 from __future__ import annotations
@@ -21,21 +21,23 @@ from typing import Any
 
 import structlog
 
-from wizard.ai.decision import Decider
-from wizard.ai.levels import BotLevel, BotSettings
+from wizard.ai.decision import AgentSpec, Decider
+from wizard.ai.levels import BotLevel
 from wizard.engine import (
     Action,
     GameFinished,
     GameOptions,
     IllegalActionError,
+    Observation,
     TrickCompleted,
     WizardGame,
     action_from_dict,
 )
 
-from .bots import BotGate, bot_id, bot_name, draw_settings
+from .audience import Audience
+from .bots import STAND_IN_AGENT, BotGate, draw_settings, level_agent, think_seconds
 from .clock import MONOTONIC, Now
-from .connection import Connection
+from .connection import BadTransitionError, Connection
 from .db import StoredGame
 from .metrics import ServerMetrics
 from .player import Player
@@ -44,67 +46,34 @@ from .protocol import (
     Clock,
     ErrorCode,
     ProtocolError,
-    SeatInfo,
     TableClosed,
     TableInfo,
     Update,
-    encode,
 )
+from .seats import Seat, SeatKind, restore_seats
 from .settings import Settings
 from .store import SqliteStore
-from .turns import TurnRunner
+from .turns import Mover, Turn, TurnRunner
 
 log = structlog.get_logger(__name__)
 
 
 class TableStatus(enum.StrEnum):
+    """WAITING → PLAYING ⇄ FINISHED (a rematch plays again); any of them → CLOSED."""
+
     WAITING = "waiting"
     PLAYING = "playing"
     FINISHED = "finished"
     CLOSED = "closed"
 
 
-class SeatKind(enum.StrEnum):
-    EMPTY = "empty"
-    PLAYER = "player"
-    BOT = "bot"
-
-
-@dataclass(slots=True)
-class Seat:
-    """One seat. ``away``: its player's grace ran out and a stand-in plays for them."""
-
-    index: int
-    kind: SeatKind = SeatKind.EMPTY
-    player: Player | None = None
-    level: BotLevel | None = None
-    bot: BotSettings | None = None
-    away: bool = False
-    grace: asyncio.TimerHandle | None = None
-
-    @property
-    def played_by_bot(self) -> bool:
-        """A bot seat, or a person's seat a stand-in plays while they are away."""
-        return self.kind is SeatKind.BOT or self.away
-
-    def record(self) -> dict[str, Any]:
-        """What the store keeps of this seat during a game (no token: it lives elsewhere)."""
-        if self.kind is SeatKind.PLAYER and self.player is not None:
-            return {"kind": "player", "player_id": self.player.player_id,
-                    "name": self.player.name}
-        if self.kind is SeatKind.BOT and self.level is not None and self.bot is not None:
-            return {"kind": "bot", "level": self.level.value, "name": bot_name(self.level),
-                    "bot": self.bot.to_dict()}
-        raise ValueError(f"seat {self.index} is empty during a game")
-
-    def info(self) -> SeatInfo:
-        if self.kind is SeatKind.PLAYER and self.player is not None:
-            return SeatInfo(self.index, "player", self.player.name, self.player.player_id, None,
-                            self.player.connected, self.away)
-        if self.kind is SeatKind.BOT and self.level is not None:
-            return SeatInfo(self.index, "bot", bot_name(self.level), bot_id(self.level),
-                            self.level.value, True, False)
-        return SeatInfo(self.index, "empty", None, None, None, False, False)
+_STATUS_MOVES: dict[TableStatus, frozenset[TableStatus]] = {
+    TableStatus.WAITING: frozenset({TableStatus.PLAYING, TableStatus.FINISHED,
+                                    TableStatus.CLOSED}),  # FINISHED: a restored last move
+    TableStatus.PLAYING: frozenset({TableStatus.FINISHED, TableStatus.CLOSED}),
+    TableStatus.FINISHED: frozenset({TableStatus.PLAYING, TableStatus.CLOSED}),
+    TableStatus.CLOSED: frozenset(),
+}
 
 
 @dataclass(slots=True)
@@ -131,30 +100,52 @@ class Table:
     """A Wizard table; ``v`` grows by one with every game start and accepted action."""
 
     def __init__(self, services: TableServices, *, players: int, options: GameOptions,
-                 private: bool, turn_seconds: int, table_id: str | None = None) -> None:
+                 private: bool, turn_seconds: int, table_id: str | None = None,
+                 seats: list[Seat] | None = None) -> None:
         self.table_id = table_id or new_table_id()
         self.services = services
         self.options = options
         self.private = private
         self.turn_seconds = turn_seconds
-        self.seats = [Seat(i) for i in range(players)]
+        self.seats = seats if seats is not None else [Seat(i) for i in range(players)]
         self.host: Player | None = None
-        self.status = TableStatus.WAITING
+        self._status = TableStatus.WAITING
         self.game: WizardGame | None = None
         self.games = 0
         self.v = 0
         self.moves = 0  # actions in the current game (the bots' move number)
         self.lock = asyncio.Lock()
-        self.spectators: set[Connection] = set()
-        self.turns = TurnRunner(self)
+        self.audience = Audience(self.seats)
+        self.turns = TurnRunner(table_id=self.table_id, decider=services.decider,
+                                metrics=services.metrics, bot_gate=services.bot_gate,
+                                ai_deadline_seconds=services.settings.ai_deadline_seconds,
+                                observe=self._observe, propose=self.propose)
         self.idle_since: float | None = None
         self.log = log.bind(table_id=self.table_id)
 
-    # --- reading --------------------------------------------------------------------------
+    # --- status ---------------------------------------------------------------------------
+
+    @property
+    def status(self) -> TableStatus:
+        return self._status
+
+    @status.setter
+    def status(self, new: TableStatus) -> None:
+        """Raises `BadTransitionError` for a step the table's lifecycle does not allow."""
+        if new is not self._status and new not in _STATUS_MOVES[self._status]:
+            raise BadTransitionError(
+                f"table {self.table_id}: {self._status.value} -> {new.value}")
+        self._status = new
 
     @property
     def is_playing(self) -> bool:
-        return self.status is TableStatus.PLAYING
+        return self._status is TableStatus.PLAYING
+
+    @property
+    def spectators(self) -> set[Connection]:
+        return self.audience.spectators
+
+    # --- reading --------------------------------------------------------------------------
 
     def seat_of(self, player: Player) -> Seat | None:
         for seat in self.seats:
@@ -188,6 +179,10 @@ class Table:
             raise ProtocolError(ErrorCode.PLAYER_TABLE_LIMIT,
                                 f"you sit at {len(player.tables)} tables, the most allowed; "
                                 "leave one first")
+
+    def _require_open(self) -> None:
+        if self.status is TableStatus.CLOSED:
+            raise ProtocolError(ErrorCode.NO_SUCH_TABLE, f"table {self.table_id} is closed")
 
     def _require_seated(self, player: Player) -> Seat:
         seat = self.seat_of(player)
@@ -254,7 +249,7 @@ class Table:
                     self._stop_spectating(connection)
                 self.services.changed(self)
                 return
-            self._cancel_grace(seat)
+            seat.cancel_grace()
             player.tables.discard(self.table_id)
             if self.status is TableStatus.PLAYING:
                 level = BotLevel.MEDIUM
@@ -275,7 +270,7 @@ class Table:
             self._seats_changed()
             player.send(self.info())  # the leaver's last view of the table
             if self.status is TableStatus.PLAYING:
-                self.turns.schedule()
+                self._schedule()
 
     async def add_bot(self, player: Player, level: BotLevel, seat_index: int | None) -> None:
         """Host only: a bot of ``level`` takes a free seat."""
@@ -370,8 +365,8 @@ class Table:
         self.log.info("game_started", game=self.games, v=self.v,
                       bots=[s.bot.to_dict() if s.bot else None for s in self.seats])
         self._seats_changed()
-        self.turns.schedule()
-        self._broadcast_update([e.to_dict() for e in self.game.start_events()])
+        self._schedule()
+        self._send_update([e.to_dict() for e in game.start_events()])
 
     async def act(self, player: Player, action: Action) -> None:
         """``player`` plays ``action``; raises `ProtocolError` with the engine's code if refused."""
@@ -380,51 +375,77 @@ class Table:
             seat = self._require_seated(player)
             if self.game is None or self.status is TableStatus.WAITING:
                 raise ProtocolError(ErrorCode.NOT_STARTED, "the game has not started")
-            await self._apply(seat.index, action, by="player")
+            await self._apply(seat.index, action, Mover.PLAYER)
 
-    async def propose(self, v: int, seat_index: int, action: Action, *, by: str,
-                      auto_reason: str | None = None) -> bool:
+    async def propose(self, v: int, seat_index: int, action: Action, by: Mover) -> bool:
         """Apply a bot's or stand-in's action if the table is still at ``v``; else drop it."""
         async with self.lock:
             seat = self.seats[seat_index]
             game = self.game
             still_due = (self.v == v and self.status is TableStatus.PLAYING and game is not None
                          and game.current_player == seat_index)
-            expected_kind = SeatKind.BOT if by == "bot" else SeatKind.PLAYER
-            if not still_due or seat.kind is not expected_kind or (by == "away") != seat.away:
+            expected_kind = SeatKind.BOT if by is Mover.BOT else SeatKind.PLAYER
+            if not still_due or seat.kind is not expected_kind or (by is Mover.AWAY) != seat.away:
                 self.services.metrics.stale_proposals.inc()
                 return False
-            await self._apply(seat_index, action, by=by, auto_reason=auto_reason)
+            await self._apply(seat_index, action, by)
             return True
 
-    async def _apply(self, seat: int, action: Action, *, by: str,
-                     auto_reason: str | None = None) -> None:
+    async def _apply(self, seat: int, action: Action, by: Mover) -> None:
         game = self.game
         assert game is not None
-        if not game.is_legal(seat, action):
-            try:
-                game.apply(seat, action)  # raises the typed error and leaves the game alone
-            except IllegalActionError as exc:
-                raise ProtocolError(ErrorCode(exc.code), str(exc)) from None
-            raise AssertionError("is_legal and apply disagree")  # pragma: no cover
+        try:
+            index = game.check(seat, action)  # the one legality check on the way
+        except IllegalActionError as exc:
+            raise ProtocolError(ErrorCode(exc.code), str(exc)) from None
         seq = self.v + 1
         await self.services.store.append(self.table_id, seq, seat, action.to_dict())
-        events = game.apply(seat, action)
+        events = game.apply_index(index)
         self.v, self.moves = seq, self.moves + 1
-        self.services.metrics.actions.inc(by)
+        self.services.metrics.actions.inc(by.value)
         event_dicts = [e.to_dict() for e in events]
-        if auto_reason is not None:
-            event_dicts.insert(0, {"type": "auto_played", "player": seat, "reason": auto_reason})
+        if by.auto_reason is not None:
+            event_dicts.insert(0, {"type": "auto_played", "player": seat,
+                                   "reason": by.auto_reason})
         finished = any(isinstance(e, GameFinished) for e in events)
         if finished:
             self.status = TableStatus.FINISHED
             await self.services.store.game_finished(self.table_id, game.scores, game.winners())
             self.services.metrics.games_finished.inc()
             self.log.info("game_finished", game=self.games, v=self.v, scores=game.scores)
-        self.turns.schedule(trick_completed=any(isinstance(e, TrickCompleted) for e in events))
-        self._broadcast_update(event_dicts)
+        self._schedule(trick_completed=any(isinstance(e, TrickCompleted) for e in events))
+        self._send_update(event_dicts)
         if finished:
             self._seats_changed()
+
+    # --- turns ----------------------------------------------------------------------------
+
+    def _schedule(self, *, trick_completed: bool = False) -> None:
+        """Describe what is due now and hand it to the turn runner (under the lock)."""
+        self.turns.cancel()
+        game = self.game
+        if not self.is_playing or game is None or game.current_player is None:
+            return
+        mover = game.current_player
+        seat = self.seats[mover]
+        services = self.services
+        if seat.played_by_bot:
+            think = think_seconds(services.settings, services.rng,
+                                  trick_completed=trick_completed)
+            if seat.bot is not None and seat.level is not None:
+                spec = AgentSpec(level_agent(seat.level, services.decider), seat.bot, self.moves)
+                self.turns.start(Turn(self.v, mover, Mover.BOT, spec, think))
+            else:
+                spec = AgentSpec(STAND_IN_AGENT, None, self.moves)
+                self.turns.start(Turn(self.v, mover, Mover.AWAY, spec, think))
+        elif self.turn_seconds > 0:
+            spec = AgentSpec(STAND_IN_AGENT, None, self.moves)
+            self.turns.start(Turn(self.v, mover, Mover.TIMEOUT, spec,
+                                  deadline=time.monotonic() + self.turn_seconds))
+
+    def _observe(self, seat: int) -> Observation:
+        assert self.game is not None
+        return self.game.observation(seat)
 
     # --- presence -------------------------------------------------------------------------
 
@@ -434,11 +455,11 @@ class Table:
             seat = self.seat_of(player)
             if seat is None or self.status is TableStatus.CLOSED:
                 return
-            self._cancel_grace(seat)
+            seat.cancel_grace()
             was_away, seat.away = seat.away, False
             self._seats_changed()
             if was_away and self.status is TableStatus.PLAYING:
-                self.turns.schedule()
+                self._schedule()
             connection.send(self.info())
             if self.game is not None:
                 connection.send(self._update_for(seat.index, []))
@@ -451,9 +472,11 @@ class Table:
                 return
             self._seats_changed()
             if self.status is TableStatus.PLAYING and seat.grace is None:
-                loop = asyncio.get_running_loop()
-                seat.grace = loop.call_later(self.services.settings.disconnect_grace_seconds,
-                                             self._grace_over, seat.index, player)
+                self._start_grace(seat, player)
+
+    def _start_grace(self, seat: Seat, player: Player) -> None:
+        seat.grace = asyncio.get_running_loop().call_later(
+            self.services.settings.disconnect_grace_seconds, self._grace_over, seat.index, player)
 
     def _grace_over(self, seat_index: int, player: Player) -> None:
         asyncio.get_running_loop().create_task(self._mark_away(seat_index, player))
@@ -468,12 +491,7 @@ class Table:
             self.log.info("player_away", player_id=player.player_id, seat=seat_index)
             self._seats_changed()
             if self.status is TableStatus.PLAYING:
-                self.turns.schedule()
-
-    def _cancel_grace(self, seat: Seat) -> None:
-        if seat.grace is not None:
-            seat.grace.cancel()
-            seat.grace = None
+                self._schedule()
 
     async def sync(self, connection: Connection) -> None:
         """Re-send ``table`` and the latest ``update`` for this connection's view."""
@@ -488,15 +506,11 @@ class Table:
             if self.game is not None:
                 connection.send(self._update_for(seat.index if seat else None, []))
 
-    # --- sending --------------------------------------------------------------------------
+    # --- what the audience hears ----------------------------------------------------------
 
     def chat(self, message: ChatMessage) -> None:
         """Pass a chat line to everyone at the table (players and spectators)."""
-        text = encode(message)
-        for player in self.humans():
-            player.send_text(text, "chat")
-        for connection in tuple(self.spectators):
-            connection.send_text(text, "chat")
+        self.audience.send(message)
 
     def _clock(self) -> Clock | None:
         clock = self.turns.clock
@@ -511,21 +525,11 @@ class Table:
         observation = self.game.observation(seat).to_dict()
         return Update(self.table_id, self.v, events, observation, self._clock())
 
-    def _broadcast_update(self, events: list[dict[str, Any]]) -> None:
-        for seat in self.seats:
-            if seat.player is not None and seat.player.connected:
-                seat.player.send(self._update_for(seat.index, events))
-        if self.spectators:
-            text = encode(self._update_for(None, events))
-            for connection in tuple(self.spectators):
-                connection.send_text(text, "update")
+    def _send_update(self, events: list[dict[str, Any]]) -> None:
+        self.audience.send_views(lambda seat: self._update_for(seat, events))
 
     def _seats_changed(self) -> None:
-        text = encode(self.info())
-        for player in self.humans():
-            player.send_text(text, "table")
-        for connection in tuple(self.spectators):
-            connection.send_text(text, "table")
+        self.audience.send(self.info())
         self.services.changed(self)
 
     # --- persistence ----------------------------------------------------------------------
@@ -550,24 +554,16 @@ class Table:
         does not replay: the caller marks it corrupt and goes on.
         """
         info = json.loads(stored.table_info)
-        seats = json.loads(stored.seats)
+        seats = restore_seats(json.loads(stored.seats), player_for)
         options = GameOptions.from_dict(json.loads(stored.options))
         table = cls(services, players=len(seats), options=options,
                     private=bool(info.get("private", False)),
                     turn_seconds=int(info.get("turn_seconds", services.settings.turn_seconds)),
-                    table_id=stored.table_id)
-        for seat, record in zip(table.seats, seats, strict=True):
-            if record["kind"] == "bot":
-                seat.kind, seat.level = SeatKind.BOT, BotLevel.parse(record["level"])
-                seat.bot = BotSettings.from_dict(record["bot"])
-            elif record["kind"] == "player":
-                player = player_for(record["player_id"], record["name"])
-                seat.kind, seat.player = SeatKind.PLAYER, player
-                player.tables.add(table.table_id)
-                if info.get("host") == player.player_id:
-                    table.host = player
-            else:
-                raise ValueError(f"seat {seat.index} has unknown kind {record.get('kind')!r}")
+                    table_id=stored.table_id, seats=seats)
+        for player in table.humans():
+            player.tables.add(table.table_id)
+            if info.get("host") == player.player_id:
+                table.host = player
         if table.host is None and table.humans():
             table.host = table.humans()[0]
         game = WizardGame(len(seats), options, seed=stored.seed)
@@ -585,18 +581,18 @@ class Table:
 
     def resume(self) -> None:
         """After a restore: start every absent player's grace and the turn of whoever moves."""
-        loop = asyncio.get_running_loop()
         for seat in self.seats:
             if seat.player is not None and not seat.player.connected and self.is_playing:
-                seat.grace = loop.call_later(self.services.settings.disconnect_grace_seconds,
-                                             self._grace_over, seat.index, seat.player)
-        self.turns.schedule()
+                self._start_grace(seat, seat.player)
+        self._schedule()
 
     # --- closing --------------------------------------------------------------------------
 
-    def _require_open(self) -> None:
-        if self.status is TableStatus.CLOSED:
-            raise ProtocolError(ErrorCode.NO_SUCH_TABLE, f"table {self.table_id} is closed")
+    def stop(self) -> None:
+        """Stop the pending turn and every grace timer (shutdown: restored as they are)."""
+        self.turns.cancel()
+        for seat in self.seats:
+            seat.cancel_grace()
 
     def _close(self, reason: str) -> None:
         if self.status is TableStatus.CLOSED:
@@ -604,15 +600,12 @@ class Table:
         if self.status is TableStatus.PLAYING:
             self.services.store.game_abandoned(self.table_id)
         self.status = TableStatus.CLOSED
-        self.turns.cancel()
-        message = TableClosed(self.table_id, reason)
+        self.stop()
+        self.audience.send(TableClosed(self.table_id, reason))
         for seat in self.seats:
-            self._cancel_grace(seat)
             if seat.player is not None:
                 seat.player.tables.discard(self.table_id)
-                seat.player.send(message)
         for connection in tuple(self.spectators):
-            connection.send(message)
             self._stop_spectating(connection)
         self.log.info("table_closed", reason=reason)
         self.services.closed(self)

@@ -1,17 +1,16 @@
-"""`TurnRunner`: who moves next at a table, and when — bot moves, the turn clock, stand-ins.
+"""`TurnRunner`: the one pending turn of a table — a bot's move, or a person's turn clock.
 
-After every change the table calls `TurnRunner.schedule` (always under the
-table's lock). It cancels the previous turn's task and starts one for the
-seat to move:
+The table describes what is due as a `Turn` value and hands it to
+`TurnRunner.start`; the runner waits, asks the `Decider` and hands the action
+back through its ``propose`` callback. It never reads the table:
 
 - a bot seat, or a person who is away: think time, a decision through the
-  `Decider` (computed during the think time), then `Table.propose`;
+  `Decider` (computed during the think time), then ``propose``;
 - a person with a turn clock: when the clock runs out, the stand-in heuristic
-  plays for them (the update says so with an ``auto_played`` event);
-- a person without a clock: nothing to do.
+  plays for them (the update says so with an ``auto_played`` event).
 
 Proposals carry the table version they were computed for, so one that arrives
-after the table moved on is dropped.
+after the table moved on is dropped by the table.
 
 Turn deadlines are on the decider's clock (`DecisionRequest.deadline` is
 ``time.monotonic()`` seconds, the clock asyncio sleeps by), not on the lobby's
@@ -22,113 +21,126 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 import structlog
 
-from wizard.ai.decision import AgentSpec, DecisionRequest
+from wizard.ai.decision import AgentSpec, Decider, DecisionRequest
+from wizard.engine import Action, Observation
 
-from .bots import STAND_IN_AGENT, decide, level_agent, think_seconds
-
-if TYPE_CHECKING:
-    from .table import Table
+from .bots import BotGate, decide
+from .metrics import ServerMetrics
 
 log = structlog.get_logger(__name__)
 
 RETRY_SECONDS = 1.0
 
 
-class TurnRunner:
-    """The one pending turn task of a table, and its turn clock."""
+class Mover(enum.StrEnum):
+    """Who made a move: the seated person, their bot, or a stand-in (and why)."""
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.clock: tuple[int, float] | None = None  # (seat, monotonic deadline)
+    PLAYER = "player"
+    BOT = "bot"
+    AWAY = "away"  # a stand-in plays for a person whose grace ran out
+    TIMEOUT = "timeout"  # a stand-in plays for a person whose turn clock ran out
+
+    @property
+    def auto_reason(self) -> str | None:
+        """The ``reason`` of the ``auto_played`` event a stand-in's move carries."""
+        return self.value if self in (Mover.AWAY, Mover.TIMEOUT) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What is due at table version ``v``: seat ``seat`` moves, or ``mover`` moves for it.
+
+    ``think`` is how long a bot waits before its move is applied; ``deadline``
+    (monotonic seconds) is when a person's turn clock runs out, ``None`` for bots.
+    """
+
+    v: int
+    seat: int
+    mover: Mover
+    spec: AgentSpec
+    think: float = 0.0
+    deadline: float | None = None
+
+
+Propose = Callable[[int, int, Action, Mover], Awaitable[bool]]
+"""``propose(v, seat, action, mover)``: the table applies it if still at ``v``."""
+
+
+class TurnRunner:
+    """Runs one `Turn` at a time for one table."""
+
+    def __init__(self, *, table_id: str, decider: Decider, metrics: ServerMetrics,
+                 bot_gate: BotGate, ai_deadline_seconds: float,
+                 observe: Callable[[int], Observation], propose: Propose) -> None:
+        self.table_id = table_id
+        self.decider = decider
+        self.metrics = metrics
+        self.bot_gate = bot_gate
+        self.ai_deadline_seconds = ai_deadline_seconds
+        self.observe = observe
+        self.propose = propose
+        self.turn: Turn | None = None
         self._task: asyncio.Task[None] | None = None
+        self._retry: asyncio.TimerHandle | None = None
+
+    @property
+    def clock(self) -> tuple[int, float] | None:
+        """``(seat, monotonic deadline)`` while a person's turn clock runs."""
+        turn = self.turn
+        if turn is None or turn.deadline is None:
+            return None
+        return turn.seat, turn.deadline
 
     def cancel(self) -> None:
         """Stop waiting for the current turn (the table closed or moved on)."""
-        task, self._task = self._task, None
-        self.clock = None
+        task, self._task, self.turn = self._task, None, None
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
-    def schedule(self, *, trick_completed: bool = False) -> None:
-        """Start the wait for whoever is to move now (call under the table's lock)."""
+    def start(self, turn: Turn) -> None:
+        """Replace whatever was pending by ``turn``."""
         self.cancel()
-        table = self.table
-        game = table.game
-        if not table.is_playing or game is None:
-            return
-        mover = game.current_player
-        if mover is None:
-            return
-        seat = table.seats[mover]
-        settings = table.services.settings
-        loop = asyncio.get_running_loop()
-        if seat.played_by_bot:
-            think = think_seconds(settings, table.services.rng, trick_completed=trick_completed)
-            self._task = loop.create_task(self._bot_turn(table.v, mover, think),
-                                          name=f"bot-{table.table_id}-{table.v}")
-        elif table.turn_seconds > 0:
-            deadline = time.monotonic() + table.turn_seconds
-            self.clock = (mover, deadline)
-            self._task = loop.create_task(self._clock_turn(table.v, mover, deadline),
-                                          name=f"clock-{table.table_id}-{table.v}")
+        self.turn = turn
+        self._task = asyncio.get_running_loop().create_task(
+            self._run(turn), name=f"turn-{self.table_id}-{turn.v}")
 
-    async def _bot_turn(self, v: int, seat_index: int, think: float) -> None:
-        table = self.table
-        seat = table.seats[seat_index]
-        game = table.game
-        assert game is not None
-        ready_at = time.monotonic() + think
-        if seat.bot is not None and seat.level is not None:
-            agent = level_agent(seat.level, table.services.decider)
-            spec = AgentSpec(agent, seat.bot, table.moves)
-            by, reason = "bot", None
-        else:
-            spec = AgentSpec(STAND_IN_AGENT, None, table.moves)
-            by, reason = "away", "away"
-        await self._decide_and_propose(v, seat_index, spec, ready_at, by, reason)
-
-    async def _clock_turn(self, v: int, seat_index: int, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - time.monotonic()))
-        spec = AgentSpec(STAND_IN_AGENT, None, self.table.moves)
-        await self._decide_and_propose(v, seat_index, spec, time.monotonic(), "timeout",
-                                       "timeout")
-
-    async def _decide_and_propose(self, v: int, seat_index: int, spec: AgentSpec,
-                                  ready_at: float, by: str, reason: str | None) -> None:
-        table = self.table
-        game = table.game
-        assert game is not None
-        services = table.services
-        observation = game.observation(seat_index)
-        deadline = max(ready_at, time.monotonic() + services.settings.ai_deadline_seconds)
+    async def _run(self, turn: Turn) -> None:
+        if turn.deadline is not None:  # a person's clock: the stand-in moves when it ends
+            await asyncio.sleep(max(0.0, turn.deadline - time.monotonic()))
+        ready_at = time.monotonic() + turn.think
+        deadline = max(ready_at, time.monotonic() + self.ai_deadline_seconds)
         try:
+            request = DecisionRequest(self.observe(turn.seat), turn.spec, deadline)
             # decide during the think time, so a slow decision is not added to it
-            decision = await decide(services.decider, DecisionRequest(observation, spec, deadline),
-                                    services.metrics, table_id=table.table_id)
+            decision = await decide(self.decider, request, self.metrics, table_id=self.table_id)
             wait = ready_at - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            await services.bot_gate.wait()  # a person never waits behind a burst of bot moves
-            await table.propose(v, seat_index, decision.action, by=by, auto_reason=reason)
+            await self.bot_gate.wait()  # a person never waits behind a burst of bot moves
+            await self.propose(turn.v, turn.seat, decision.action, turn.mover)
         except asyncio.CancelledError:
             raise
         except Exception:  # never let a turn die silently: the table would stall
-            log.exception("turn_failed", table_id=table.table_id, seat=seat_index, v=v)
-            asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, v)
+            log.exception("turn_failed", table_id=self.table_id, seat=turn.seat, v=turn.v)
+            self._retry = asyncio.get_running_loop().call_later(RETRY_SECONDS,
+                                                                self._try_again, turn)
 
-    def _retry(self, v: int) -> None:
-        """Try the failed turn again (e.g. the store was briefly unwritable)."""
-        asyncio.get_running_loop().create_task(self._retry_under_lock(v))
-
-    async def _retry_under_lock(self, v: int) -> None:
-        async with self.table.lock:
-            if self.table.v == v and self.table.is_playing:
-                self.schedule()
+    def _try_again(self, turn: Turn) -> None:
+        """Run the failed turn again (e.g. the store was briefly unwritable) if still due."""
+        self._retry = None
+        if self.turn is turn:
+            self._task = asyncio.get_running_loop().create_task(
+                self._run(turn), name=f"turn-{self.table_id}-{turn.v}-retry")
 
     async def wait_idle(self) -> None:
         """Wait for the pending turn task, if any (tests and shutdown)."""
@@ -137,4 +149,4 @@ class TurnRunner:
                 await self._task
 
 
-__all__ = ["TurnRunner"]
+__all__ = ["Mover", "Propose", "Turn", "TurnRunner"]

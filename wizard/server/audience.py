@@ -1,0 +1,61 @@
+"""Who hears a table: its seated people (every connection of theirs) and its spectators.
+
+One way to send to all of them: `Audience.send` encodes a message once for
+everyone; `Audience.send_views` encodes one view per seated person and one
+shared view for all spectators (an ``update`` shows each seat its own hand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+from .connection import Connection
+from .protocol import ServerMessage, encode, message_tag
+from .seats import Seat, SeatKind
+
+
+class Audience:
+    """The people and spectators of one table (the table owns the seats it is given)."""
+
+    __slots__ = ("seats", "spectators")
+
+    def __init__(self, seats: Sequence[Seat]) -> None:
+        self.seats = seats
+        self.spectators: set[Connection] = set()
+
+    def people(self) -> Iterator[tuple[Seat, Connection]]:
+        """Every open connection of a seated person, with the seat."""
+        for seat in self.seats:
+            player = seat.player
+            if seat.kind is SeatKind.PLAYER and player is not None:
+                for connection in tuple(player.connections):
+                    yield seat, connection
+
+    def send(self, message: ServerMessage) -> None:
+        """``message`` to everyone at the table, encoded once."""
+        text, tag = encode(message), message_tag(message)
+        for _, connection in self.people():
+            connection.send_text(text, tag)
+        for connection in tuple(self.spectators):
+            connection.send_text(text, tag)
+
+    def send_views(self, view: Callable[[int | None], ServerMessage]) -> None:
+        """``view(seat)`` to each seated person, ``view(None)`` to all spectators.
+
+        Each view is built and encoded once, however many tabs see it.
+        """
+        texts: dict[int, tuple[str, str]] = {}
+        for seat, connection in self.people():
+            encoded = texts.get(seat.index)
+            if encoded is None:
+                message = view(seat.index)
+                encoded = texts[seat.index] = (encode(message), message_tag(message))
+            connection.send_text(*encoded)
+        if self.spectators:
+            message = view(None)
+            text, tag = encode(message), message_tag(message)
+            for connection in tuple(self.spectators):
+                connection.send_text(text, tag)
+
+
+__all__ = ["Audience"]
