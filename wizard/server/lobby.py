@@ -15,6 +15,7 @@ from wizard.engine import GameOptions
 from .connection import Connection
 from .player import Player
 from .protocol import ErrorCode, ProtocolError, TableInfo, Tables, Welcome, encode
+from .restore import restore_table
 from .store import STATUS_CORRUPT
 from .table import Table, TableServices, TableStatus
 
@@ -98,7 +99,7 @@ class Lobby:
         restored = 0
         for stored in await store.unfinished_games():
             try:
-                table = Table.restore(self.services, stored, self._restored_player)
+                table = restore_table(self.services, stored, self._restored_player)
             except Exception as exc:
                 log.error("restore_failed", game_id=stored.id, table_id=stored.table_id,
                           error=f"{type(exc).__name__}: {exc}")

@@ -21,7 +21,7 @@ from wizard.ai.levels import BotLevel, BotSettings
 
 from .bots import bot_id, bot_name
 from .player import Player
-from .protocol import SeatInfo
+from .protocol import ErrorCode, ProtocolError, SeatInfo
 
 
 class SeatKind(enum.StrEnum):
@@ -73,14 +73,67 @@ class Seat:
             self.grace = None
 
 
+class Seats(list[Seat]):
+    """The seats of one table, in order; finding one raises the `ProtocolError` a client sees.
+
+    >>> seats = Seats.empty(3)
+    >>> seats.free(None).index, seats.at(2).index
+    (0, 2)
+    >>> seats.at(3)
+    Traceback (most recent call last):
+    ...
+    wizard.server.protocol.ProtocolError: seat must be 0-2, got 3
+    """
+
+    @classmethod
+    def empty(cls, count: int) -> Seats:
+        return cls(Seat(i) for i in range(count))
+
+    def of(self, player: Player) -> Seat | None:
+        """The seat of ``player``, if they sit here."""
+        for seat in self:
+            if seat.player is player:
+                return seat
+        return None
+
+    def humans(self) -> list[Player]:
+        return [s.player for s in self if s.kind is SeatKind.PLAYER and s.player]
+
+    def at(self, index: int) -> Seat:
+        """Raises `ProtocolError` ``no_such_seat`` outside the table."""
+        if not 0 <= index < len(self):
+            raise ProtocolError(ErrorCode.NO_SUCH_SEAT,
+                                f"seat must be 0-{len(self) - 1}, got {index}")
+        return self[index]
+
+    def free(self, index: int | None, table_id: str = "") -> Seat:
+        """Seat ``index`` if empty, or the first empty one (``None``) of table ``table_id``.
+
+        Raises `ProtocolError` ``seat_taken`` or ``table_full``.
+        """
+        if index is not None:
+            seat = self.at(index)
+            if seat.kind is not SeatKind.EMPTY:
+                raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {index} is taken")
+            return seat
+        for seat in self:
+            if seat.kind is SeatKind.EMPTY:
+                return seat
+        raise ProtocolError(ErrorCode.TABLE_FULL, f"table {table_id} has no free seat")
+
+    def records(self) -> list[dict[str, Any]]:
+        """What the store keeps of the seats (`Seat.record` of each)."""
+        return [seat.record() for seat in self]
+
+
 def restore_seats(records: Sequence[dict[str, Any]],
-                  player_for: Callable[[str, str], Player]) -> list[Seat]:
+                  player_for: Callable[[str, str], Player]) -> Seats:
     """The seats of a stored game, from their `Seat.record` form.
 
     ``player_for(player_id, name)`` gives the (disconnected) player of a seat;
     raises `ValueError` for a record of an unknown kind.
     """
-    seats = [Seat(i) for i in range(len(records))]
+    seats = Seats.empty(len(records))
     for seat, record in zip(seats, records, strict=True):
         if record["kind"] == "bot":
             seat.kind, seat.level = SeatKind.BOT, BotLevel.parse(record["level"])
@@ -93,4 +146,4 @@ def restore_seats(records: Sequence[dict[str, Any]],
     return seats
 
 
-__all__ = ["Seat", "SeatKind", "restore_seats"]
+__all__ = ["Seat", "SeatKind", "Seats", "restore_seats"]

@@ -11,17 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import enum
-import json
-import random
-import secrets
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
 
-from wizard.ai.decision import AgentSpec, Decider
 from wizard.ai.levels import BotLevel
 from wizard.engine import (
     Action,
@@ -31,15 +25,11 @@ from wizard.engine import (
     Observation,
     TrickCompleted,
     WizardGame,
-    action_from_dict,
 )
 
 from .audience import Audience
-from .bots import STAND_IN_AGENT, BotGate, draw_settings, level_agent, think_seconds
-from .clock import MONOTONIC, Now
+from .bots import draw_settings
 from .connection import BadTransitionError, Connection
-from .db import StoredGame
-from .metrics import ServerMetrics
 from .player import Player
 from .protocol import (
     ChatMessage,
@@ -50,10 +40,10 @@ from .protocol import (
     TableInfo,
     Update,
 )
-from .seats import Seat, SeatKind, restore_seats
+from .seats import Seat, SeatKind, Seats
+from .services import TableServices, new_table_id
 from .settings import Settings
-from .store import SqliteStore
-from .turns import Mover, Turn, TurnRunner
+from .turns import Mover, TurnRunner, due_turn
 
 log = structlog.get_logger(__name__)
 
@@ -76,38 +66,18 @@ _STATUS_MOVES: dict[TableStatus, frozenset[TableStatus]] = {
 }
 
 
-@dataclass(slots=True)
-class TableServices:
-    """What every table shares: settings, the decider, the store, metrics, callbacks."""
-
-    settings: Settings
-    decider: Decider
-    store: SqliteStore
-    metrics: ServerMetrics
-    changed: Callable[[Table], None] = lambda table: None
-    closed: Callable[[Table], None] = lambda table: None
-    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
-    bot_gate: BotGate = field(default_factory=BotGate)
-    clock: Now = MONOTONIC
-
-
-def new_table_id() -> str:
-    """A table id that is hard to guess (private tables are joined by id only)."""
-    return "t_" + secrets.token_urlsafe(9)
-
-
 class Table:
     """A Wizard table; ``v`` grows by one with every game start and accepted action."""
 
     def __init__(self, services: TableServices, *, players: int, options: GameOptions,
                  private: bool, turn_seconds: int, table_id: str | None = None,
-                 seats: list[Seat] | None = None) -> None:
+                 seats: Seats | None = None) -> None:
         self.table_id = table_id or new_table_id()
         self.services = services
         self.options = options
         self.private = private
         self.turn_seconds = turn_seconds
-        self.seats = seats if seats is not None else [Seat(i) for i in range(players)]
+        self.seats = seats if seats is not None else Seats.empty(players)
         self.host: Player | None = None
         self._status = TableStatus.WAITING
         self.game: WizardGame | None = None
@@ -148,13 +118,10 @@ class Table:
     # --- reading --------------------------------------------------------------------------
 
     def seat_of(self, player: Player) -> Seat | None:
-        for seat in self.seats:
-            if seat.player is player:
-                return seat
-        return None
+        return self.seats.of(player)
 
     def humans(self) -> list[Player]:
-        return [s.player for s in self.seats if s.kind is SeatKind.PLAYER and s.player]
+        return self.seats.humans()
 
     def has_connected_human(self) -> bool:
         return any(p.connected for p in self.humans())
@@ -199,23 +166,6 @@ class Table:
             raise ProtocolError(ErrorCode.ALREADY_STARTED,
                                 "seats cannot change while a game is being played")
 
-    def _seat_at(self, index: int) -> Seat:
-        if not 0 <= index < len(self.seats):
-            raise ProtocolError(ErrorCode.NO_SUCH_SEAT,
-                                f"seat must be 0-{len(self.seats) - 1}, got {index}")
-        return self.seats[index]
-
-    def _free_seat(self, index: int | None) -> Seat:
-        if index is not None:
-            seat = self._seat_at(index)
-            if seat.kind is not SeatKind.EMPTY:
-                raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {index} is taken")
-            return seat
-        for seat in self.seats:
-            if seat.kind is SeatKind.EMPTY:
-                return seat
-        raise ProtocolError(ErrorCode.TABLE_FULL, f"table {self.table_id} has no free seat")
-
     # --- seats ----------------------------------------------------------------------------
 
     async def join(self, player: Player, seat_index: int | None = None) -> None:
@@ -225,7 +175,7 @@ class Table:
             if self.seat_of(player) is not None:
                 raise ProtocolError(ErrorCode.ALREADY_SEATED, "you already sit at this table")
             self._require_seat_changes()
-            seat = self._free_seat(seat_index)
+            seat = self.seats.free(seat_index, self.table_id)
             self.check_player_tables(player, self.services.settings)
             seat.kind, seat.player = SeatKind.PLAYER, player
             player.tables.add(self.table_id)
@@ -255,7 +205,7 @@ class Table:
                 level = BotLevel.MEDIUM
                 seat.kind, seat.player, seat.level, seat.away = SeatKind.BOT, None, level, False
                 seat.bot = draw_settings(level, self.services.rng)
-                await self.services.store.seats_changed(self.table_id, self._seat_records())
+                await self.services.store.seats_changed(self.table_id, self.seats.records())
             else:
                 seat.kind, seat.player, seat.level, seat.bot = SeatKind.EMPTY, None, None, None
                 seat.away = False
@@ -278,7 +228,7 @@ class Table:
             self._require_open()
             self._require_host(player)
             self._require_seat_changes()
-            seat = self._free_seat(seat_index)
+            seat = self.seats.free(seat_index, self.table_id)
             seat.kind, seat.level = SeatKind.BOT, level
             self._seats_changed()
 
@@ -288,7 +238,7 @@ class Table:
             self._require_open()
             self._require_host(player)
             self._require_seat_changes()
-            seat = self._seat_at(seat_index)
+            seat = self.seats.at(seat_index)
             if seat.kind is not SeatKind.BOT:
                 raise ProtocolError(ErrorCode.NOT_A_BOT, f"seat {seat_index} is not a bot")
             seat.kind, seat.level, seat.bot = SeatKind.EMPTY, None, None
@@ -355,7 +305,7 @@ class Table:
         # the game exists once the store has it: seed, seats and bot settings first
         await self.services.store.game_started(
             self.table_id, f"{self.table_id}-{self.games + 1}", options=self.options.to_dict(),
-            seed=game.seed, seats=self._seat_records(), table_info=self._table_record())
+            seed=game.seed, seats=self.seats.records(), table_info=self._table_record())
         self.game = game
         self.games += 1
         self.moves = 0
@@ -421,27 +371,15 @@ class Table:
     # --- turns ----------------------------------------------------------------------------
 
     def _schedule(self, *, trick_completed: bool = False) -> None:
-        """Describe what is due now and hand it to the turn runner (under the lock)."""
+        """Hand what is due now to the turn runner (under the lock)."""
         self.turns.cancel()
         game = self.game
         if not self.is_playing or game is None or game.current_player is None:
             return
-        mover = game.current_player
-        seat = self.seats[mover]
-        services = self.services
-        if seat.played_by_bot:
-            think = think_seconds(services.settings, services.rng,
-                                  trick_completed=trick_completed)
-            if seat.bot is not None and seat.level is not None:
-                spec = AgentSpec(level_agent(seat.level, services.decider), seat.bot, self.moves)
-                self.turns.start(Turn(self.v, mover, Mover.BOT, spec, think))
-            else:
-                spec = AgentSpec(STAND_IN_AGENT, None, self.moves)
-                self.turns.start(Turn(self.v, mover, Mover.AWAY, spec, think))
-        elif self.turn_seconds > 0:
-            spec = AgentSpec(STAND_IN_AGENT, None, self.moves)
-            self.turns.start(Turn(self.v, mover, Mover.TIMEOUT, spec,
-                                  deadline=time.monotonic() + self.turn_seconds))
+        turn = due_turn(self.seats[game.current_player], self.v, self.moves, self.services,
+                        turn_seconds=self.turn_seconds, trick_completed=trick_completed)
+        if turn is not None:
+            self.turns.start(turn)
 
     def _observe(self, seat: int) -> Observation:
         assert self.game is not None
@@ -534,50 +472,12 @@ class Table:
 
     # --- persistence ----------------------------------------------------------------------
 
-    def _seat_records(self) -> list[dict[str, Any]]:
-        return [seat.record() for seat in self.seats]
-
     def _table_record(self) -> dict[str, Any]:
         """Table settings kept with each game: enough to rebuild the table after a restart."""
         return {"players": len(self.seats), "private": self.private,
                 "turn_seconds": self.turn_seconds,
                 "host": self.host.player_id if self.host else None,
                 "v0": self.v + 1, "game": self.games + 1}
-
-    @classmethod
-    def restore(cls, services: TableServices, stored: StoredGame,
-                player_for: Callable[[str, str], Player]) -> Table:
-        """Rebuild a table from its stored game by replaying every action through the engine.
-
-        ``player_for(player_id, name)`` gives the (disconnected) player of a seat.
-        Raises `ValueError` (or the engine's `IllegalActionError`) for a record that
-        does not replay: the caller marks it corrupt and goes on.
-        """
-        info = json.loads(stored.table_info)
-        seats = restore_seats(json.loads(stored.seats), player_for)
-        options = GameOptions.from_dict(json.loads(stored.options))
-        table = cls(services, players=len(seats), options=options,
-                    private=bool(info.get("private", False)),
-                    turn_seconds=int(info.get("turn_seconds", services.settings.turn_seconds)),
-                    table_id=stored.table_id, seats=seats)
-        for player in table.humans():
-            player.tables.add(table.table_id)
-            if info.get("host") == player.player_id:
-                table.host = player
-        if table.host is None and table.humans():
-            table.host = table.humans()[0]
-        game = WizardGame(len(seats), options, seed=stored.seed)
-        v0 = int(info["v0"])
-        for k, (seq, seat_index, action_json, _) in enumerate(stored.actions):
-            if seq != v0 + k + 1:
-                raise ValueError(f"action {seq} out of order (expected {v0 + k + 1})")
-            game.apply(seat_index, action_from_dict(json.loads(action_json)))
-        table.game = game
-        table.games = int(info.get("game", 1))
-        table.v = v0 + len(stored.actions)
-        table.moves = len(stored.actions)
-        table.status = TableStatus.FINISHED if game.is_finished else TableStatus.PLAYING
-        return table
 
     def resume(self) -> None:
         """After a restore: start every absent player's grace and the turn of whoever moves."""

@@ -25,14 +25,19 @@ import enum
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import structlog
 
 from wizard.ai.decision import AgentSpec, Decider, DecisionRequest
 from wizard.engine import Action, Observation
 
-from .bots import BotGate, decide
+from .bots import STAND_IN_AGENT, BotGate, decide, level_agent, think_seconds
 from .metrics import ServerMetrics
+from .seats import Seat
+
+if TYPE_CHECKING:
+    from .services import TableServices
 
 log = structlog.get_logger(__name__)
 
@@ -67,6 +72,25 @@ class Turn:
     spec: AgentSpec
     think: float = 0.0
     deadline: float | None = None
+
+
+def due_turn(seat: Seat, v: int, moves: int, services: TableServices, *, turn_seconds: int,
+             trick_completed: bool) -> Turn | None:
+    """What is due when ``seat`` is to move at version ``v`` (``None``: wait for the person).
+
+    A bot seat or an away person: the bot's (or stand-in's) decision after a think
+    time. A person with a turn clock: the stand-in, once ``turn_seconds`` ran out.
+    """
+    if seat.played_by_bot:
+        think = think_seconds(services.settings, services.rng, trick_completed=trick_completed)
+        if seat.bot is not None and seat.level is not None:
+            spec = AgentSpec(level_agent(seat.level, services.decider), seat.bot, moves)
+            return Turn(v, seat.index, Mover.BOT, spec, think)
+        return Turn(v, seat.index, Mover.AWAY, AgentSpec(STAND_IN_AGENT, None, moves), think)
+    if turn_seconds > 0:
+        return Turn(v, seat.index, Mover.TIMEOUT, AgentSpec(STAND_IN_AGENT, None, moves),
+                    deadline=time.monotonic() + turn_seconds)
+    return None
 
 
 Propose = Callable[[int, int, Action, Mover], Awaitable[bool]]
@@ -149,4 +173,4 @@ class TurnRunner:
                 await self._task
 
 
-__all__ = ["Mover", "Propose", "Turn", "TurnRunner"]
+__all__ = ["Mover", "Propose", "Turn", "TurnRunner", "due_turn"]

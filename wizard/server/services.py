@@ -1,0 +1,44 @@
+"""`TableServices`: what every table shares (settings, decider, store, metrics, clock)."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from wizard.ai.decision import Decider
+
+from .bots import BotGate
+from .clock import MONOTONIC, Now
+from .metrics import ServerMetrics
+from .settings import Settings
+from .store import SqliteStore
+
+if TYPE_CHECKING:
+    from .table import Table
+
+
+@dataclass(slots=True)
+class TableServices:
+    """What every table shares: settings, the decider, the store, metrics, callbacks."""
+
+    settings: Settings
+    decider: Decider
+    store: SqliteStore
+    metrics: ServerMetrics
+    changed: Callable[[Table], None] = lambda table: None
+    closed: Callable[[Table], None] = lambda table: None
+    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    bot_gate: BotGate = field(default_factory=BotGate)
+    clock: Now = MONOTONIC
+
+
+def new_table_id() -> str:
+    """A table id that is hard to guess (private tables are joined by id only)."""
+    return "t_" + secrets.token_urlsafe(9)
+
+
+
+__all__ = ["TableServices", "new_table_id"]
