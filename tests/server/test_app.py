@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 from wizard.engine import Bid
 from wizard.server.clock import ManualClock
-from wizard.server.turns import Mover
+from wizard.server.tables.turns import Mover
 
 from .conftest import Harness
 from .driver import my_turn
-from .test_limits import wait_until
+from .net.test_limits import wait_until
 
 
 def test_http_endpoints(harness: Harness) -> None:

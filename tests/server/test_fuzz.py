@@ -22,12 +22,12 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as sync_connect
 
-from wizard.server.protocol import ProtocolError, decode_client
+from wizard.server.net.protocol import ProtocolError, decode_client
 
 from .conftest import Harness, WsClient
 from .driver import Message, act_message, finished, my_turn, next_id
+from .tables.test_table import table_id_of
 from .test_e2e_uvicorn import Client, free_port, start_server, stop_server, table_of
-from .test_table import table_id_of
 
 LIMIT = 8192
 

@@ -24,18 +24,18 @@ from starlette.websockets import WebSocket
 
 from wizard.ai.decision import Decider, InlineDecider
 
-from .bots import BotGate
 from .clock import MONOTONIC, Now
-from .connection import CLOSE_GOING_AWAY, Connection
-from .handlers import Dispatcher
-from .history import History
-from .limits import origin_allowed
-from .lobby import Lobby
 from .metrics import ServerMetrics
-from .protocol import ServerShutdown, Tables, encode
+from .net.connection import CLOSE_GOING_AWAY, Connection
+from .net.handlers import Dispatcher
+from .net.limits import origin_allowed
+from .net.protocol import ServerShutdown, Tables, encode
 from .settings import Settings
-from .store import SqliteStore
-from .table import TableServices
+from .storage.history import History
+from .storage.store import SqliteStore
+from .tables.bots import BotGate
+from .tables.lobby import Lobby
+from .tables.table import TableServices
 
 log = structlog.get_logger(__name__)
 

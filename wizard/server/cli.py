@@ -44,7 +44,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """Run uvicorn until SIGINT/SIGTERM; returns the exit status."""
     from .app import create_app
     from .logging import configure_logging
-    from .serving import WizardServer, uvicorn_config
+    from .net.serving import WizardServer, uvicorn_config
 
     try:
         settings = Settings.from_env(overrides={f.name: getattr(args, f.name) for f in FIELDS})

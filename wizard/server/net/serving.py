@@ -26,7 +26,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 if TYPE_CHECKING:
     from uvicorn._types import ASGISendEvent
 
-    from .app import ServerState
+    from ..app import ServerState
 
 log = structlog.get_logger(__name__)
 

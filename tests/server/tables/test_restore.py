@@ -19,8 +19,8 @@ from websockets.asyncio.client import connect
 
 from wizard.engine import GameOptions, WizardGame, action_from_dict
 
-from .driver import act_message, my_turn
-from .test_e2e_uvicorn import Client, free_port, play_to_end, start_server, stop_server, table_of
+from ..driver import act_message, my_turn
+from ..test_e2e_uvicorn import Client, free_port, play_to_end, start_server, stop_server, table_of
 
 TIMEOUT = 20.0
 

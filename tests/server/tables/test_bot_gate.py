@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from wizard.server.bots import BotGate
+from wizard.server.tables.bots import BotGate
 
 
 def test_the_gate_lets_at_most_per_turn_moves_through_each_loop_turn() -> None:

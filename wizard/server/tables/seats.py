@@ -19,9 +19,9 @@ from typing import Any
 
 from wizard.ai.levels import BotLevel, BotSettings
 
+from ..net.protocol import ErrorCode, ProtocolError, SeatInfo
 from .bots import bot_id, bot_name
 from .player import Player
-from .protocol import ErrorCode, ProtocolError, SeatInfo
 
 
 class SeatKind(enum.StrEnum):
@@ -82,7 +82,7 @@ class Seats(list[Seat]):
     >>> seats.at(3)
     Traceback (most recent call last):
     ...
-    wizard.server.protocol.ProtocolError: seat must be 0-2, got 3
+    wizard.server.net.protocol.ProtocolError: seat must be 0-2, got 3
     """
 
     @classmethod

@@ -8,15 +8,15 @@ from typing import Any, cast
 import pytest
 from starlette.websockets import WebSocket
 
-from wizard.server.connection import (
+from wizard.server.metrics import ServerMetrics
+from wizard.server.net.connection import (
     CLOSE_POLICY,
     BadTransitionError,
     Connection,
     ConnectionState,
 )
-from wizard.server.metrics import ServerMetrics
-from wizard.server.player import Player
-from wizard.server.protocol import Pong
+from wizard.server.net.protocol import Pong
+from wizard.server.tables.player import Player
 
 
 class StuckSocket:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
-from .protocol import ServerMessage, encode, message_tag
+from ..net.protocol import ServerMessage, encode, message_tag
 
 if TYPE_CHECKING:
-    from .connection import Connection
+    from ..net.connection import Connection
 
 
 def new_token() -> str:

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from wizard.server.db import StoreError
+from wizard.server.storage.db import StoreError
 
-from .conftest import Harness
-from .driver import act_message, my_turn
+from ..conftest import Harness
+from ..driver import act_message, my_turn
 
 
 def table_id_of(client: Any) -> str:

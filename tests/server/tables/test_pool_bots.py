@@ -12,8 +12,8 @@ import pytest
 from wizard.ai.pool import InferencePool, PoolSettings
 from wizard.training.onnx_graphs import write_random_policy
 
-from .conftest import Harness
-from .driver import act_message
+from ..conftest import Harness
+from ..driver import act_message
 
 
 @pytest.fixture(scope="module")

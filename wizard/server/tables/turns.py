@@ -32,8 +32,8 @@ import structlog
 from wizard.ai.decision import AgentSpec, Decider, DecisionRequest
 from wizard.engine import Action, Observation
 
+from ..metrics import ServerMetrics
 from .bots import STAND_IN_AGENT, BotGate, decide, level_agent, think_seconds
-from .metrics import ServerMetrics
 from .seats import Seat
 
 if TYPE_CHECKING:

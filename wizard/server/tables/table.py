@@ -27,11 +27,8 @@ from wizard.engine import (
     WizardGame,
 )
 
-from .audience import Audience
-from .bots import draw_settings
-from .connection import BadTransitionError, Connection
-from .player import Player
-from .protocol import (
+from ..net.connection import BadTransitionError, Connection
+from ..net.protocol import (
     ChatMessage,
     Clock,
     ErrorCode,
@@ -40,9 +37,12 @@ from .protocol import (
     TableInfo,
     Update,
 )
+from ..settings import Settings
+from .audience import Audience
+from .bots import draw_settings
+from .player import Player
 from .seats import Seat, SeatKind, Seats
 from .services import TableServices, new_table_id
-from .settings import Settings
 from .turns import Mover, TurnRunner, due_turn
 
 log = structlog.get_logger(__name__)

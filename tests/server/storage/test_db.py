@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from wizard.server.db import (
+from wizard.server.storage.db import (
     SCHEMA_VERSION,
     Database,
     StoreError,

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 from wizard.ai.decision import Decider
 
+from ..clock import MONOTONIC, Now
+from ..metrics import ServerMetrics
+from ..settings import Settings
+from ..storage.store import SqliteStore
 from .bots import BotGate
-from .clock import MONOTONIC, Now
-from .metrics import ServerMetrics
-from .settings import Settings
-from .store import SqliteStore
 
 if TYPE_CHECKING:
     from .table import Table

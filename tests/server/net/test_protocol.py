@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from wizard.server.protocol import (
+from wizard.server.net.protocol import (
     CLIENT_TYPES,
     Ack,
     ErrorCode,
@@ -18,8 +18,8 @@ from wizard.server.protocol import (
     message_id_of,
 )
 
-from .conftest import Harness
-from .driver import my_turn
+from ..conftest import Harness
+from ..driver import my_turn
 
 
 @pytest.mark.parametrize(("frame", "code"), [
@@ -134,7 +134,7 @@ def test_not_your_turn_and_game_over(harness: Harness) -> None:
     assert reply["code"] == "not_your_turn"
     while not table.game.is_finished:  # finish the game directly on the engine
         table.game.apply(table.game.current_player, table.game.legal_actions()[0])
-    from wizard.server.table import TableStatus
+    from wizard.server.tables.table import TableStatus
     table.status = TableStatus.FINISHED
     reply = ann.request({"type": "act", "table_id": table_id,
                          "action": {"type": "bid", "value": 0}})

@@ -18,8 +18,8 @@ import structlog
 from wizard.ai.decision import Decider, Decision, DecisionRequest, InlineDecider
 from wizard.ai.levels import BotLevel, BotSettings
 
-from .metrics import ServerMetrics
-from .settings import Settings
+from ..metrics import ServerMetrics
+from ..settings import Settings
 
 log = structlog.get_logger(__name__)
 

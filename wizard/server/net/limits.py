@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import deque
 from urllib.parse import urlsplit
 
-from .clock import MONOTONIC, Now
+from ..clock import MONOTONIC, Now
 
 
 class TokenBucket:

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from wizard.ai.decision import Decision, DecisionRequest, InlineDecider
 
-from .conftest import Harness, WsClient
-from .driver import Message, act_message, finished, my_turn
+from ..conftest import Harness, WsClient
+from ..driver import Message, act_message, finished, my_turn
 
 
 def play_to_end(clients: list[WsClient], table_id: str, timeout: float = 60.0) -> None:

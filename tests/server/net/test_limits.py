@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from starlette.testclient import WebSocketDenialResponse
 
-from .conftest import Harness, WsClient
-from .driver import my_turn
-from .test_table import table_id_of
+from ..conftest import Harness, WsClient
+from ..driver import my_turn
+from ..tables.test_table import table_id_of
 
 
 def metric(harness: Harness, line: str) -> bool:
@@ -233,13 +233,13 @@ def test_shutdown_tells_every_client_and_refuses_new_ones(harness: Harness) -> N
 ])
 def test_origin_rules(origin: str | None, host: str, allowed: tuple[str, ...],
                       ok: bool) -> None:
-    from wizard.server.limits import origin_allowed
+    from wizard.server.net.limits import origin_allowed
     assert origin_allowed(origin, host, allowed) is ok
 
 
 def test_strikes_count_within_a_sliding_window() -> None:
     from wizard.server.clock import ManualClock
-    from wizard.server.limits import Strikes
+    from wizard.server.net.limits import Strikes
     clock = ManualClock()
     strikes = Strikes(limit=3, window=10.0, clock=clock)
     added = []
@@ -251,7 +251,7 @@ def test_strikes_count_within_a_sliding_window() -> None:
 
 def test_a_message_budget_refills_at_its_rate_and_never_beyond_its_burst() -> None:
     from wizard.server.clock import ManualClock
-    from wizard.server.limits import TokenBucket
+    from wizard.server.net.limits import TokenBucket
     clock = ManualClock(5000.0)
     bucket = TokenBucket(rate=2.0, capacity=3, clock=clock)
     assert [bucket.take() for _ in range(4)] == [True] * 3 + [False]

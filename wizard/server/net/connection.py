@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 import structlog
 from starlette.websockets import WebSocket
 
-from .clock import MONOTONIC, Now
+from ..clock import MONOTONIC, Now
+from ..metrics import ServerMetrics
 from .limits import Strikes, TokenBucket
-from .metrics import ServerMetrics
 from .protocol import ServerMessage, encode, message_tag
 
 if TYPE_CHECKING:
-    from .player import Player
+    from ..tables.player import Player
 
 log = structlog.get_logger(__name__)
 

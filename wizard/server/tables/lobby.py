@@ -12,11 +12,11 @@ import structlog
 
 from wizard.engine import GameOptions
 
-from .connection import Connection
+from ..net.connection import Connection
+from ..net.protocol import ErrorCode, ProtocolError, TableInfo, Tables, Welcome, encode
+from ..storage.store import STATUS_CORRUPT
 from .player import Player
-from .protocol import ErrorCode, ProtocolError, TableInfo, Tables, Welcome, encode
 from .restore import restore_table
-from .store import STATUS_CORRUPT
 from .table import Table, TableServices, TableStatus
 
 log = structlog.get_logger(__name__)

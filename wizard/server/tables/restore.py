@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from wizard.engine import GameOptions, WizardGame, action_from_dict
 
-from .db import StoredGame
+from ..storage.db import StoredGame
 from .player import Player
 from .seats import restore_seats
 from .services import TableServices

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
-from .connection import Connection
-from .protocol import ServerMessage, encode, message_tag
+from ..net.connection import Connection
+from ..net.protocol import ServerMessage, encode, message_tag
 from .seats import Seat, SeatKind
 
 

@@ -16,10 +16,11 @@ import structlog
 from wizard.ai.levels import BotLevel
 from wizard.engine import GameOptions, action_from_dict
 
+from ..metrics import ServerMetrics
+from ..settings import Settings
+from ..tables.lobby import Lobby
 from .connection import CLOSE_POLICY, CLOSE_TOO_BIG, Connection
 from .limits import Strikes, TokenBucket
-from .lobby import Lobby
-from .metrics import ServerMetrics
 from .protocol import (
     Ack,
     Act,
@@ -48,7 +49,6 @@ from .protocol import (
     message_id_of,
     message_type_of,
 )
-from .settings import Settings
 
 log = structlog.get_logger(__name__)
 
