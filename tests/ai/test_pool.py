@@ -21,6 +21,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 import pytest
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.parser import text_string_to_metric_families
 from structlog.testing import capture_logs
 
 from wizard.ai.agents import HeuristicAgent, register_agent
@@ -346,13 +348,18 @@ def test_metrics_count_decisions_by_agent_and_reason(random_policy_dir: Path) ->
             await pool.decide(request("model"))
             await pool.decide(request("model", deadline_in=-1))
             assert pool.metrics.fallbacks() == pool.metrics.fallbacks("expired") == 1
-            return pool.metrics.render()
+            registry = CollectorRegistry()
+            registry.register(pool.metrics)  # as the server does, on its one registry
+            return generate_latest(registry).decode()
 
-    text = run(main)
-    assert 'wizard_pool_decisions_total{agent="model:default",reason="none"} 1' in text
-    assert 'wizard_pool_decisions_total{agent="heuristic",reason="expired"} 1' in text
-    assert "wizard_pool_compute_seconds_count 1" in text
-    assert "wizard_pool_worker_restarts_total 0" in text
+    samples = {(s.name, tuple(sorted(s.labels.items()))): s.value
+               for family in text_string_to_metric_families(run(main)) for s in family.samples}
+    assert samples[("wizard_pool_decisions_total",
+                    (("agent", "model:default"), ("reason", "none")))] == 1
+    assert samples[("wizard_pool_decisions_total",
+                    (("agent", "heuristic"), ("reason", "expired")))] == 1
+    assert samples[("wizard_pool_compute_seconds_count", ())] == 1
+    assert samples[("wizard_pool_worker_restarts_total", ())] == 0
 
 
 def test_batched_choice_is_the_single_row_choice() -> None:
@@ -371,16 +378,14 @@ def test_batched_choice_is_the_single_row_choice() -> None:
         assert masks[i, chosen[i]]
 
 
-def test_settings_come_from_the_environment_and_are_checked() -> None:
-    settings = PoolSettings.from_env({"WIZARD_AI_WORKERS": "3", "WIZARD_AI_MAX_INFLIGHT": "10",
-                                      "WIZARD_AI_DEGRADE_QUEUE": "4",
-                                      "WIZARD_AI_BATCH_WINDOW_MS": "0.5"})
-    assert (settings.workers, settings.max_inflight, settings.degrade_queue,
-            settings.batch_window_ms) == (3, 10, 4, 0.5)
-    assert PoolSettings.from_env({}).workers == max(1, (os.cpu_count() or 2) - 1)
-    with pytest.raises(ValueError, match="WIZARD_AI_WORKERS"):
-        PoolSettings.from_env({"WIZARD_AI_WORKERS": "many"})
+def test_settings_are_checked_and_the_queue_bound_trips_before_the_inflight_one() -> None:
+    assert PoolSettings().workers == max(1, (os.cpu_count() or 2) - 1)
+    assert PoolSettings(max_inflight=64).degrade_queue == 32  # 0 = half of max_inflight
+    assert PoolSettings(max_inflight=64, max_batch=48).degrade_queue == 48  # or a full batch
+    assert PoolSettings(max_inflight=10, degrade_queue=4).degrade_queue == 4
     with pytest.raises(ValueError, match="batch_window_ms"):
         PoolSettings(batch_window_ms=5.0)
+    with pytest.raises(ValueError, match="degrade_queue"):
+        PoolSettings(max_inflight=8, degrade_queue=8)
     assert set(FALLBACK_REASONS) == {"overloaded", "queue", "slow", "expired", "error",
                                      "worker_lost"}

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import anyio
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 from starlette.exceptions import StarletteDeprecationWarning
 
 with warnings.catch_warnings():
@@ -24,6 +26,25 @@ from wizard.server.settings import Settings
 from .driver import Recorder
 
 TIMEOUT = 10.0
+_SAMPLE = re.compile(r"^(\w+)(?:\{(.*)\})? (\S+)$")
+
+
+def sample_value(text: str, name: str, /, **labels: str) -> float | None:
+    """The value of one sample on a ``/metrics`` page (parsed as Prometheus does), or None."""
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name and sample.labels == labels:
+                return float(sample.value)
+    return None
+
+
+def has_sample(text: str, line: str) -> bool:
+    """Whether the page has the sample ``line`` says, e.g. ``'x_total{code="a"} 3'``."""
+    match = _SAMPLE.match(line)
+    assert match is not None, f"not a sample line: {line!r}"
+    name, label_text, value = match.groups()
+    labels = dict(re.findall(r'(\w+)="([^"]*)"', label_text or ""))
+    return sample_value(text, name, **labels) == float(value)
 
 
 def fast_settings(**changes: Any) -> Settings:

@@ -1,37 +1,46 @@
-"""The Prometheus text format of the home-made registry."""
+"""``/metrics``: one Prometheus page (prometheus-client), the server's and the pool's metrics."""
 
 from __future__ import annotations
 
-import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
-from wizard.server.metrics import Registry
+from wizard.ai.pool_metrics import PoolMetrics
+from wizard.server.metrics import ServerMetrics
 
-
-def test_counters_gauges_histograms_and_callbacks_render() -> None:
-    registry = Registry()
-    counter = registry.counter("x_total", "Things.", ("code",))
-    counter.inc("a")
-    counter.inc("a", amount=2)
-    counter.inc('we"ird')
-    gauge = registry.gauge("g", "A gauge.")
-    gauge.set(value=1.5)
-    histogram = registry.histogram("h_seconds", "Time.", buckets=(0.1, 1.0))
-    histogram.observe(0.05)
-    histogram.observe(0.5)
-    histogram.observe(5.0)
-    registry.callback("c", "Read when scraped.", ("s",), lambda: [(("w",), 3)])
-    text = registry.render()
-    assert "# TYPE x_total counter" in text
-    assert 'x_total{code="a"} 3' in text and 'x_total{code="we\\"ird"} 1' in text
-    assert "g 1.5" in text
-    assert 'h_seconds_bucket{le="0.1"} 1' in text and 'h_seconds_bucket{le="1"} 2' in text
-    assert 'h_seconds_bucket{le="+Inf"} 3' in text and "h_seconds_count 3" in text
-    assert 'c{s="w"} 3' in text
-    assert text.endswith("\n")
+from .conftest import Harness, sample_value
 
 
-def test_a_name_is_registered_once() -> None:
-    registry = Registry()
-    registry.counter("a_total", "A.")
-    with pytest.raises(ValueError):
-        registry.gauge("a_total", "again")
+def test_the_page_parses_as_prometheus_text_and_has_every_server_family(
+        harness: Harness) -> None:
+    ann = harness.player("Ann")
+    ann.ok({"type": "play_bots", "players": 3})
+    page = harness.client.get("/metrics")
+    assert page.headers["content-type"].startswith("text/plain")
+    families = {f.name: f.type for f in text_string_to_metric_families(page.text)}
+    for name, kind in (("wizard_connections", "gauge"), ("wizard_messages_in", "counter"),
+                       ("wizard_decision_seconds", "histogram"), ("wizard_tables", "gauge"),
+                       ("wizard_event_loop_lag_seconds", "histogram")):
+        assert families.get(name) == kind, name
+    assert not any(name.endswith("_created") for name in families)
+
+
+def test_callback_gauges_are_read_at_every_scrape() -> None:
+    metrics = ServerMetrics()
+    value = [1.0]
+    metrics.callback("demo_level", "A level.", ("side",), lambda: [(("left",), value[0])])
+    assert sample_value(metrics.render().decode(), "demo_level", side="left") == 1.0
+    value[0] = 4.5
+    assert sample_value(metrics.render().decode(), "demo_level", side="left") == 4.5
+
+
+def test_the_pools_counters_join_the_servers_page() -> None:
+    metrics, pool = ServerMetrics(), PoolMetrics()
+    metrics.register(pool)
+    pool.batches, pool.batch_rows = 3, 40
+    pool.observe(0.003, 0.02)
+    text = metrics.render().decode()
+    assert sample_value(text, "wizard_pool_batches_total") == 3
+    assert sample_value(text, "wizard_pool_batch_rows_total") == 40
+    assert sample_value(text, "wizard_pool_queue_seconds_bucket", le="0.005") == 1
+    assert sample_value(text, "wizard_pool_queue_seconds_bucket", le="0.002") == 0
+    assert sample_value(text, "wizard_pool_compute_seconds_count") == 1

@@ -85,3 +85,23 @@ def test_evaluate_and_top_level_help_work() -> None:
         out = subprocess.run([sys.executable, "-m", "wizard", *args],
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 0 and "usage: wizard" in out.stdout, out.stderr
+
+
+def test_the_pools_bounds_are_settings_of_the_one_table() -> None:
+    from wizard.ai.pool import InferencePool
+    from wizard.server.cli import make_decider
+    env = {"WIZARD_AI_WORKERS": "3", "WIZARD_AI_MAX_INFLIGHT": "10",
+           "WIZARD_AI_DEGRADE_QUEUE": "4", "WIZARD_AI_BATCH_WINDOW_MS": "0.5",
+           "WIZARD_AI_MAX_BATCH": "16"}
+    pool = make_decider(Settings.from_env(env))
+    assert isinstance(pool, InferencePool)  # built, not started: no process yet
+    ps = pool.settings
+    assert (ps.workers, ps.max_inflight, ps.degrade_queue, ps.batch_window_ms,
+            ps.max_batch) == (3, 10, 4, 0.5, 16)
+    assert make_decider(Settings.from_env({})).settings.degrade_queue == 32  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="WIZARD_AI_WORKERS"):
+        Settings.from_env({"WIZARD_AI_WORKERS": "many"})
+    with pytest.raises(ValueError, match="ai_degrade_queue"):
+        Settings.from_env({"WIZARD_AI_MAX_INFLIGHT": "8", "WIZARD_AI_DEGRADE_QUEUE": "8"})
+    with pytest.raises(ValueError, match="ai_batch_window_ms"):
+        Settings(ai_batch_window_ms=5.0)

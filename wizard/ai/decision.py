@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from prometheus_client.registry import Collector
+
 from wizard.engine import Action, Observation
 
 from .agents import Agent, HeuristicAgent
@@ -47,7 +49,29 @@ class Decision:
 
 
 class Decider(Protocol):
-    async def decide(self, request: DecisionRequest) -> Decision: ...
+    """Everything a caller (the server) uses of a decider; no caller needs ``getattr``."""
+
+    async def decide(self, request: DecisionRequest) -> Decision:
+        """The decision for ``request``, by its deadline."""
+        ...
+
+    async def start(self) -> None:
+        """Get ready to decide (start workers, load policies)."""
+        ...
+
+    async def close(self) -> None:
+        """Answer what is in progress, then stop."""
+        ...
+
+    @property
+    def policies(self) -> frozenset[str]:
+        """The loaded policies a ``model:<name>`` agent may name (empty: heuristics only)."""
+        ...
+
+    @property
+    def metrics(self) -> Collector | None:
+        """The decider's own Prometheus metrics, if it has any."""
+        ...
 
 
 def act_with_strength(
@@ -67,6 +91,9 @@ def act_with_strength(
 
 class InlineDecider:
     """Decides at once on the caller's thread with the heuristic (no pool, no model)."""
+
+    policies: frozenset[str] = frozenset()
+    metrics: Collector | None = None
 
     def __init__(self, agent: Agent | None = None) -> None:
         self.agent = agent or HeuristicAgent()

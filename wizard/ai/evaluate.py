@@ -19,6 +19,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any, TextIO
 
+from tqdm import tqdm
+
 from wizard.engine import GameOptions, WizardGame
 
 from .agents import Agent, make_agent
@@ -209,25 +211,26 @@ def evaluate(
 
 
 class ProgressBar:
-    """A one-line progress bar on a stream (stderr); quiet when the stream is not a TTY."""
+    """Games played so far as a `tqdm` bar on ``stream`` (stderr); a progress callback.
 
-    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
+    >>> import io
+    >>> bar = ProgressBar(io.StringIO())
+    >>> bar(3, 6); bar(6, 6)
+    >>> bar.done
+    True
+    """
+
+    def __init__(self, stream: TextIO = sys.stderr) -> None:
         self.stream = stream
-        self.width = width
-        self.interactive = stream.isatty()
-        self._last_percent = -1
+        self._bar: Any = None
+        self.done = False
 
     def __call__(self, done: int, total: int) -> None:
-        percent = done * 100 // total
-        if percent == self._last_percent:
-            return
-        self._last_percent = percent
-        filled = self.width * done // total
-        bar = "#" * filled + "-" * (self.width - filled)
-        if self.interactive:
-            self.stream.write(f"\r[{bar}] {done}/{total} games")
-            if done == total:
-                self.stream.write("\n")
-        elif percent % 10 == 0:
-            self.stream.write(f"[{bar}] {done}/{total} games\n")
-        self.stream.flush()
+        if self._bar is None:
+            # not a terminal (a log file): a line every few seconds, not every game
+            self._bar = tqdm(total=total, unit="game", file=self.stream, dynamic_ncols=True,
+                             mininterval=0.1 if self.stream.isatty() else 5.0)
+        self._bar.update(done - self._bar.n)
+        if done >= total:
+            self._bar.close()
+            self.done = True

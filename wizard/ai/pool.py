@@ -18,9 +18,9 @@ Routing by ``AgentSpec.agent``:
 - anything else (``heuristic``, ``random``): decided inline at once, as
   `InlineDecider` does; these agents cost microseconds.
 
-Waiting is counted in batches ("work units"): ``degrade_queue`` 8 means eight
-batches' worth of requests wait for a worker, so micro-batching can absorb a
-burst of 64 requests without degrading.
+Waiting is counted in requests: past ``degrade_queue`` requests waiting for a
+worker (default half of ``max_inflight``) a new one gets ``queue``; past
+``max_inflight`` requests in progress (waiting or computing), ``overloaded``.
 
 Workers are spawned processes, each with one duplex pipe that the loop reads
 with ``add_reader``: no helper threads in the server process (the stdlib
@@ -34,13 +34,11 @@ the policies.
 from __future__ import annotations
 
 import asyncio
-import bisect
 import contextlib
 import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -55,139 +53,14 @@ from .agents.base import require_turn
 from .decision import Decision, DecisionRequest, act_with_strength
 from .encoding import ActionSpace, encode_batch
 from .policy import models_dir
+from .pool_metrics import PoolMetrics
+from .pool_settings import PoolSettings, default_workers
 
 log = structlog.get_logger(__name__)
 
 #: every ``Decision.reason`` the pool gives besides ``None`` (the asked-for agent decided)
 FALLBACK_REASONS = ("overloaded", "queue", "slow", "expired", "error", "worker_lost")
 MODEL_PREFIX = "model:"
-
-
-def default_workers() -> int:
-    """CPU count − 1, at least 1: the event loop keeps a core."""
-    return max(1, (os.cpu_count() or 2) - 1)
-
-
-@dataclass(frozen=True, slots=True)
-class PoolSettings:
-    """The pool's bounds; `from_env` reads the ``WIZARD_AI_*`` variables of `ENV_VARIABLES`."""
-
-    workers: int = field(default_factory=default_workers)
-    max_inflight: int = 64  # more requests in progress -> ``overloaded``
-    degrade_queue: int = 8  # this many batches waiting for a worker -> ``queue``
-    batch_window_ms: float = 1.0  # a batch waits at most this long for company (<= 2)
-    max_batch: int = 32  # rows in one ONNX call
-    models_dir: str | None = None  # None: `wizard.ai.policy.models_dir()`
-    default_model: str = "default"  # the policy agent ``model`` means
-    worker_agents: tuple[str, ...] = ()  # agent names decided in workers, one per task
-    worker_imports: tuple[str, ...] = ()  # modules each worker imports (to register agents)
-    deadline_margin_ms: float = 2.0  # answered this long before the deadline, fallback included
-    max_wait_s: float = 30.0  # the deadline of a request that has none
-    hung_worker_s: float = 60.0  # a worker stuck this long on one task is killed
-    start_timeout_s: float = 120.0
-    close_timeout_s: float = 10.0
-    compute_average_weight: float = 0.2  # weight of the newest sample in the moving average
-
-    def __post_init__(self) -> None:
-        checks = (
-            (self.workers >= 1, "workers must be >= 1"),
-            (self.max_inflight >= 1, "max_inflight must be >= 1"),
-            (self.degrade_queue >= 1, "degrade_queue must be >= 1"),
-            (0.0 <= self.batch_window_ms <= 2.0, "batch_window_ms must be within 0-2"),
-            (self.max_batch >= 1, "max_batch must be >= 1"),
-            (self.deadline_margin_ms >= 0.0, "deadline_margin_ms must be >= 0"),
-            (0.0 < self.compute_average_weight <= 1.0, "compute_average_weight must be in (0, 1]"),
-        )
-        for ok, message in checks:
-            if not ok:
-                raise ValueError(message)
-
-    @staticmethod
-    def from_env(environ: Mapping[str, str] = os.environ, **overrides: Any) -> PoolSettings:
-        """Settings from ``WIZARD_AI_WORKERS`` etc.; raises `ValueError` naming a bad variable."""
-        values: dict[str, Any] = {}
-        for name, (variable, parse) in ENV_VARIABLES.items():
-            raw = environ.get(variable)
-            if raw is None or raw == "":
-                continue
-            try:
-                values[name] = parse(raw)
-            except ValueError:
-                raise ValueError(f"{variable} must be a number, got {raw!r}") from None
-        values.update(overrides)
-        return PoolSettings(**values)
-
-
-ENV_VARIABLES: dict[str, tuple[str, Any]] = {
-    "workers": ("WIZARD_AI_WORKERS", int),
-    "max_inflight": ("WIZARD_AI_MAX_INFLIGHT", int),
-    "degrade_queue": ("WIZARD_AI_DEGRADE_QUEUE", int),
-    "batch_window_ms": ("WIZARD_AI_BATCH_WINDOW_MS", float),
-    "max_batch": ("WIZARD_AI_MAX_BATCH", int),
-}
-
-LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
-
-
-class PoolMetrics:
-    """Counters of the pool, readable as a dict (`snapshot`) or Prometheus text (`render`)."""
-
-    def __init__(self) -> None:
-        self.decisions: dict[tuple[str, str], int] = {}
-        self.inflight = 0
-        self.waiting = 0
-        self.worker_restarts = 0
-        self.batches = 0
-        self.batch_rows = 0
-        self.queue_seconds = [0] * (len(LATENCY_BUCKETS) + 1)
-        self.compute_seconds = [0] * (len(LATENCY_BUCKETS) + 1)
-        self.queue_sum = self.compute_sum = 0.0
-
-    def count(self, decision: Decision) -> None:
-        key = (decision.agent, decision.reason or "none")
-        self.decisions[key] = self.decisions.get(key, 0) + 1
-
-    def observe(self, queue_s: float, compute_s: float) -> None:
-        self.queue_seconds[bisect.bisect_left(LATENCY_BUCKETS, queue_s)] += 1
-        self.compute_seconds[bisect.bisect_left(LATENCY_BUCKETS, compute_s)] += 1
-        self.queue_sum += queue_s
-        self.compute_sum += compute_s
-
-    def fallbacks(self, reason: str | None = None) -> int:
-        """Decisions answered by the fallback (for one reason, or for all)."""
-        return sum(n for (_, why), n in self.decisions.items()
-                   if why != "none" and reason in (None, why))
-
-    def snapshot(self) -> dict[str, Any]:
-        return {
-            "decisions": {f"{agent}/{reason}": n for (agent, reason), n in self.decisions.items()},
-            "inflight": self.inflight,
-            "waiting": self.waiting,
-            "worker_restarts": self.worker_restarts,
-            "batches": self.batches,
-            "batch_rows": self.batch_rows,
-        }
-
-    def render(self, prefix: str = "wizard_pool") -> str:
-        """Prometheus text format, ready to append to the server's ``/metrics``."""
-        out = [f"# TYPE {prefix}_decisions_total counter"]
-        for (agent, reason), n in sorted(self.decisions.items()):
-            out.append(f'{prefix}_decisions_total{{agent="{agent}",reason="{reason}"}} {n}')
-        for name, value, kind in (("inflight", self.inflight, "gauge"),
-                                  ("waiting", self.waiting, "gauge"),
-                                  ("worker_restarts_total", self.worker_restarts, "counter"),
-                                  ("batches_total", self.batches, "counter"),
-                                  ("batch_rows_total", self.batch_rows, "counter")):
-            out += [f"# TYPE {prefix}_{name} {kind}", f"{prefix}_{name} {value}"]
-        for name, counts, total in (("queue_seconds", self.queue_seconds, self.queue_sum),
-                                    ("compute_seconds", self.compute_seconds, self.compute_sum)):
-            out.append(f"# TYPE {prefix}_{name} histogram")
-            running = 0
-            for bound, hits in zip((*LATENCY_BUCKETS, "+Inf"), counts, strict=True):
-                running += hits
-                out.append(f'{prefix}_{name}_bucket{{le="{bound}"}} {running}')
-            out += [f"{prefix}_{name}_sum {total!r}", f"{prefix}_{name}_count {running}"]
-        return "\n".join(out) + "\n"
 
 
 class _Waiting:
@@ -356,7 +229,7 @@ class InferencePool:
         settings = self.settings
         if self.metrics.inflight >= settings.max_inflight:
             return self._fallback(request, "overloaded", arrived)
-        if self._waiting_units() >= settings.degrade_queue:
+        if self.metrics.waiting >= settings.degrade_queue:
             return self._fallback(request, "queue", arrived)
         deadline = min(request.deadline, arrived + settings.max_wait_s)
         budget = deadline - arrived - settings.deadline_margin_ms / 1000.0
@@ -437,8 +310,6 @@ class InferencePool:
 
     # -- batching ------------------------------------------------------------------------
 
-    def _waiting_units(self) -> int:
-        return sum(-(-len(b.items) // b.capacity) for b in self._buffers.values())
 
     def _admit(self, buffer: _Buffer, item: _Waiting) -> None:
         self.metrics.inflight += 1
@@ -656,5 +527,4 @@ class InferencePool:
         worker.conn.close()
 
 
-__all__ = ["ENV_VARIABLES", "FALLBACK_REASONS", "InferencePool", "PoolMetrics", "PoolSettings",
-           "default_workers"]
+__all__ = ["FALLBACK_REASONS", "InferencePool", "PoolMetrics", "PoolSettings", "default_workers"]

@@ -2,8 +2,8 @@
 
 >>> from wizard.server.settings import Settings
 >>> app = create_app(Settings())
->>> sorted(r.path for r in app.routes)[:3]
-['/', '/api/tables', '/healthz']
+>>> {"/", "/ws", "/metrics", "/healthz", "/readyz"} <= {r.path for r in app.routes}
+True
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket
 from wizard.ai.decision import Decider, InlineDecider
 
 from .clock import MONOTONIC, Now
-from .metrics import ServerMetrics
+from .metrics import CONTENT_TYPE, ServerMetrics
 from .net.connection import CLOSE_GOING_AWAY, Connection
 from .net.handlers import Dispatcher
 from .net.limits import origin_allowed
@@ -66,16 +66,18 @@ class ServerState:
         self._register_gauges()
 
     def _register_gauges(self) -> None:
-        registry = self.metrics.registry
-        registry.callback("wizard_tables", "Open tables, by status.", ("status",),
-                          lambda: [((s,), n) for s, n in self.lobby.counts_by_status().items()])
-        registry.callback("wizard_players", "Players the server remembers, and how many are "
-                          "connected.", ("state",), self._player_counts)
-        registry.callback("wizard_ready", "1 when the decider and the store are ready.", (),
-                          lambda: [((), float(self.ready))])
-        registry.callback("wizard_limit", "Configured limits (the WIZARD_* settings).", ("name",),
-                          lambda: [((name,), float(getattr(self.settings, name)))
-                                   for name in LIMIT_GAUGES])
+        metrics = self.metrics
+        metrics.callback("wizard_tables", "Open tables, by status.", ("status",),
+                         lambda: [((s,), n) for s, n in self.lobby.counts_by_status().items()])
+        metrics.callback("wizard_players", "Players the server remembers, and how many are "
+                         "connected.", ("state",), self._player_counts)
+        metrics.callback("wizard_ready", "1 when the decider and the store are ready.", (),
+                         lambda: [((), float(self.ready))])
+        metrics.callback("wizard_limit", "Configured limits (the WIZARD_* settings).", ("name",),
+                         lambda: [((name,), float(getattr(self.settings, name)))
+                                  for name in LIMIT_GAUGES])
+        if self.decider.metrics is not None:  # the inference pool's counters, same page
+            metrics.register(self.decider.metrics)
 
     def _player_counts(self) -> list[tuple[tuple[str, ...], float]]:
         players = self.lobby.players_by_token.values()
@@ -134,7 +136,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
     passes a `ManualClock`); sleeping and the loop-lag gauge use the loop's own.
 
     The lifespan opens the store (``settings.db_path``), rebuilds every
-    unfinished game from it, starts the decider (if it has ``start``) and the
+    unfinished game from it, starts the decider and the
     lobby's sweeper, and closes them again in reverse order.
     """
     settings = settings or Settings()
@@ -146,9 +148,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         state.shutting_down = False
         await state.store.open()
-        start = getattr(state.decider, "start", None)
-        if start is not None:
-            await start()
+        await state.decider.start()
         state.decider_started = True
         restored = await state.lobby.restore()
         if restored:
@@ -165,9 +165,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
             await state.shutdown()  # done already under uvicorn (`cli.WizardServer`)
             await state.lobby.close()
             state.decider_started = False
-            close = getattr(state.decider, "close", None)
-            if close is not None:
-                await close()
+            await state.decider.close()
             await state.store.close()
             log.info("server_stopped")
 
@@ -191,11 +189,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
                         media_type="application/json")
 
     async def metrics(request: Request) -> Response:
-        text = state.metrics.registry.render()
-        pool_metrics = getattr(state.decider, "metrics", None)  # the inference pool's own
-        if pool_metrics is not None:
-            text += pool_metrics.render()
-        return PlainTextResponse(text, media_type=state.metrics.registry.content_type)
+        return Response(state.metrics.render(), media_type=CONTENT_TYPE)
 
     async def websocket(ws: WebSocket) -> None:
         await serve_connection(state, ws)
@@ -226,7 +220,7 @@ async def serve_connection(state: ServerState, ws: WebSocket) -> None:
     refusal = state.refusal(ws)
     if refusal is not None:
         status, reason, explanation = refusal
-        state.metrics.connections_refused.inc(reason)
+        state.metrics.connections_refused.labels(reason).inc()
         await _refuse(ws, status, explanation)
         return
     connection = Connection(ws, queue_size=state.settings.send_queue_size, metrics=state.metrics,

@@ -31,13 +31,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def make_decider(settings: Settings) -> Decider:
-    """The inference pool with ``ai_workers`` processes, or the inline heuristic for 0.
-
-    Raises `ValueError` for a bad ``WIZARD_AI_*`` variable.
-    """
+    """The inference pool with ``ai_workers`` processes, or the inline heuristic for 0."""
     if settings.ai_workers <= 0:
         return InlineDecider()
-    return InferencePool(PoolSettings.from_env(workers=settings.ai_workers))
+    return InferencePool(PoolSettings(
+        workers=settings.ai_workers, max_inflight=settings.ai_max_inflight,
+        degrade_queue=settings.ai_degrade_queue, batch_window_ms=settings.ai_batch_window_ms,
+        max_batch=settings.ai_max_batch))
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -52,11 +52,7 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"wizard serve: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings.log_format)
-    try:
-        decider = make_decider(settings)
-    except ValueError as exc:
-        print(f"wizard serve: {exc}", file=sys.stderr)
-        return 2
+    decider = make_decider(settings)
     app = create_app(settings, decider=decider)
     state = app.state.server
     config = uvicorn_config(app, state,

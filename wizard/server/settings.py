@@ -72,6 +72,10 @@ class Settings:
     port: int = 8000
     db_path: str = "./data/wizard.db"
     ai_workers: int = dataclasses.field(default_factory=default_ai_workers)
+    ai_max_inflight: int = 64
+    ai_degrade_queue: int = 0
+    ai_batch_window_ms: float = 1.0
+    ai_max_batch: int = 32
     max_message_bytes: int = 8192
     send_queue_size: int = 256
     send_timeout_seconds: float = 30.0
@@ -107,6 +111,11 @@ class Settings:
         checks = [
             (1 <= self.port <= 65535, "port must be 1-65535"),
             (self.ai_workers >= 0, "ai_workers must be >= 0"),
+            (self.ai_max_inflight >= 1, "ai_max_inflight must be >= 1"),
+            (0 <= self.ai_degrade_queue < self.ai_max_inflight,
+             "ai_degrade_queue must be 0 or below ai_max_inflight"),
+            (0.0 <= self.ai_batch_window_ms <= 2.0, "ai_batch_window_ms must be within 0-2"),
+            (self.ai_max_batch >= 1, "ai_max_batch must be >= 1"),
             (self.max_message_bytes >= 256, "max_message_bytes must be >= 256"),
             (self.send_queue_size >= 1, "send_queue_size must be >= 1"),
             (self.send_timeout_seconds > 0, "send_timeout_seconds must be > 0"),
@@ -174,6 +183,16 @@ FIELDS: tuple[Field, ...] = (
           "SQLite database of the action log (`:memory:` for none on disk)"),
     Field("ai_workers", "WIZARD_AI_WORKERS", "--ai-workers", int,
           "worker processes of the inference pool (default CPU count − 1, at least 1)"),
+    Field("ai_max_inflight", "WIZARD_AI_MAX_INFLIGHT", "--ai-max-inflight", int,
+          "bot decisions in progress in the pool; more are answered by the heuristic "
+          "(`overloaded`)"),
+    Field("ai_degrade_queue", "WIZARD_AI_DEGRADE_QUEUE", "--ai-degrade-queue", int,
+          "decisions waiting for a pool worker past which the heuristic answers (`queue`); "
+          "0 = half of the in-flight limit"),
+    Field("ai_batch_window_ms", "WIZARD_AI_BATCH_WINDOW_MS", "--ai-batch-window-ms", float,
+          "milliseconds a model batch waits for more requests (0-2)"),
+    Field("ai_max_batch", "WIZARD_AI_MAX_BATCH", "--ai-max-batch", int,
+          "most requests in one ONNX call"),
     Field("max_message_bytes", "WIZARD_MAX_MESSAGE_BYTES", "--max-message-bytes", int,
           "largest websocket frame a client may send"),
     Field("send_queue_size", "WIZARD_SEND_QUEUE", "--send-queue", int,

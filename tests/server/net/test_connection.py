@@ -51,8 +51,9 @@ def test_a_client_that_does_not_read_is_disconnected_without_blocking_the_sender
         await asyncio.sleep(0.01)
         assert connection.state is ConnectionState.CLOSING
         assert socket.closed == (CLOSE_POLICY, "send queue full")
-        assert metrics.send_overflows.get() == 1
-        assert metrics.messages_out.get("pong") == 3  # the queue held 3; the rest were refused
+        assert metrics.value("wizard_send_queue_overflows_total") == 1
+        # the queue held 3; the rest were refused
+        assert metrics.value("wizard_messages_out_total", type="pong") == 3
         connection.finished()
         assert connection.state is ConnectionState.CLOSED
 

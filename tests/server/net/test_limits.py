@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from starlette.testclient import WebSocketDenialResponse
 
-from ..conftest import Harness, WsClient
+from ..conftest import Harness, WsClient, has_sample
 from ..driver import my_turn
 from ..tables.test_table import table_id_of
 
 
 def metric(harness: Harness, line: str) -> bool:
-    return line in harness.client.get("/metrics").text.splitlines()
+    return has_sample(harness.client.get("/metrics").text, line)
 
 
 def wait_until(harness: Harness, condition: Callable[[], bool], timeout: float = 10.0) -> None:

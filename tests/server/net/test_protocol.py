@@ -113,8 +113,9 @@ def test_every_bad_input_gets_an_error_and_leaves_the_table_alone(harness: Harne
     other.ok({"type": "add_bot", "table_id": tid, "level": "easy"})
     other.ok({"type": "start_game", "table_id": tid})
     update = other.wait_for(lambda m: my_turn(m, tid))
-    counts = harness.server.metrics.errors
-    assert counts.get("illegal_action") == 2 and counts.get("bad_json") == 2
+    errors = harness.server.metrics.value
+    assert errors("wizard_errors_total", code="illegal_action") == 2
+    assert errors("wizard_errors_total", code="bad_json") == 2
     assert update["observation"]["current_player"] == 0
 
 

@@ -12,7 +12,7 @@ import pytest
 from wizard.ai.pool import InferencePool, PoolSettings
 from wizard.training.onnx_graphs import write_random_policy
 
-from ..conftest import Harness
+from ..conftest import Harness, sample_value
 from ..driver import act_message
 
 
@@ -46,10 +46,9 @@ def test_bots_play_the_shipped_policy_through_the_pool(
     assert harness.client.get("/readyz").json()["ready"] is True
     final = play_to_end(harness)
     assert len(final["observation"]["round_history"]) == 15
-    metrics = harness.client.get("/metrics").text
-    key = 'wizard_pool_decisions_total{agent="model:default",reason="none"}'
-    served = [line for line in metrics.splitlines() if line.startswith(key)]
-    assert served and int(served[0].split()[-1]) > 0
+    served = sample_value(harness.client.get("/metrics").text, "wizard_pool_decisions_total",
+                          agent="model:default", reason="none")
+    assert served is not None and served > 0
     assert pool.metrics.batches > 0
 
 

@@ -117,7 +117,7 @@ class Connection:
         if not self.is_open:
             return
         if cause is not None:
-            self.metrics.connections_closed.inc(cause)
+            self.metrics.connections_closed.labels(cause).inc()
             self.log.info("connection_closed_by_server", cause=cause, code=code)
         self._move(ConnectionState.CLOSING)
         self._close_code, self._close_reason = code, reason
@@ -195,13 +195,13 @@ class Connection:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
             self.metrics.send_overflows.inc()
-            self.metrics.connections_closed.inc("send_queue_full")
+            self.metrics.connections_closed.labels("send_queue_full").inc()
             self.log.warning("send_queue_full_disconnect", queued=self._queue.qsize())
             self._move(ConnectionState.CLOSING)
             self._close_code, self._close_reason = CLOSE_POLICY, "send queue full"
             self._abort()
             return
-        self.metrics.messages_out.inc(tag)
+        self.metrics.messages_out.labels(tag).inc()
 
     async def _write(self) -> None:
         ws = self.websocket

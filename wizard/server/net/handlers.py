@@ -120,11 +120,11 @@ class Dispatcher:
         try:
             message = decode_client(data)
         except ProtocolError as exc:
-            self.metrics.messages_in.inc("invalid")
+            self.metrics.messages_in.labels("invalid").inc()
             self._error(connection, message_id_of(data), exc.code, exc.message)
             return
         kind = message_type_of(message)
-        self.metrics.messages_in.inc(kind)
+        self.metrics.messages_in.labels(kind).inc()
         try:
             if connection.player is None and not isinstance(message, Hello | Ping):
                 raise ProtocolError(ErrorCode.NOT_IDENTIFIED, "say hello first")
@@ -143,13 +143,13 @@ class Dispatcher:
 
     def _error(self, connection: Connection, message_id: int | None, code: ErrorCode,
                text: str) -> None:
-        self.metrics.errors.inc(code.value)
+        self.metrics.errors.labels(code.value).inc()
         connection.send(Error(message_id, code.value, text))
 
     def _over_budget(self, connection: Connection, budget: str, message_id: int | None,
                      text: str) -> None:
         """``error rate_limited``; the connection is closed (1008) once the strikes add up."""
-        self.metrics.rate_limited.inc(budget)
+        self.metrics.rate_limited.labels(budget).inc()
         self._error(connection, message_id, ErrorCode.RATE_LIMITED, text)
         self._strike(connection)
 
@@ -231,7 +231,7 @@ class Dispatcher:
                                 f"you neither sit at nor watch table {message.table_id}")
         bucket = connection.chat_budget
         if bucket is not None and not bucket.take():
-            self.metrics.rate_limited.inc("chat")
+            self.metrics.rate_limited.labels("chat").inc()
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many chat messages; wait a moment")
         table.chat(ChatMessage(table.table_id, player.name, message.text, player.player_id))
 

@@ -100,8 +100,9 @@ def uvicorn_config(app: Any, state: ServerState, *, ws_max_size: int) -> uvicorn
         app,
         host=settings.host,
         port=settings.port,
-        ws=websocket_protocol(settings.send_timeout_seconds,
-                              lambda: state.metrics.connections_closed.inc("send_timeout")),
+        ws=websocket_protocol(
+            settings.send_timeout_seconds,
+            lambda: state.metrics.connections_closed.labels("send_timeout").inc()),
         ws_max_size=ws_max_size,
         ws_ping_interval=settings.ws_ping_interval or None,
         ws_ping_timeout=settings.ws_ping_timeout,

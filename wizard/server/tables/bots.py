@@ -140,7 +140,7 @@ async def decide(decider: Decider, request: DecisionRequest, metrics: ServerMetr
         fallback = await _last_resort.decide(request)
         decision = Decision(fallback.action, fallback.agent, "error", 0.0, fallback.compute_ms)
     metrics.decision_seconds.observe(time.perf_counter() - start)
-    metrics.decisions.inc(decision.agent, decision.reason or "none")
+    metrics.decisions.labels(decision.agent, decision.reason or "none").inc()
     log.debug("bot_decided", table_id=table_id, agent=decision.agent, reason=decision.reason,
               queue_ms=round(decision.queue_ms, 2), compute_ms=round(decision.compute_ms, 2))
     return decision

@@ -352,7 +352,7 @@ class Table:
         await self.services.store.append(self.table_id, seq, seat, action.to_dict())
         events = game.apply_index(index)
         self.v, self.moves = seq, self.moves + 1
-        self.services.metrics.actions.inc(by.value)
+        self.services.metrics.actions.labels(by.value).inc()
         event_dicts = [e.to_dict() for e in events]
         if by.auto_reason is not None:
             event_dicts.insert(0, {"type": "auto_played", "player": seat,
