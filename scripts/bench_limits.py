@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.serve import free_port, start_server, stop_server  # noqa: E402
 from tests.server.load import measure, open_idle, server_connections, summary  # noqa: E402
-from tests.server.test_e2e_uvicorn import free_port, start_server, stop_server  # noqa: E402
 
 
 def main() -> int:

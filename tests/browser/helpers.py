@@ -3,14 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,30 +12,17 @@ from pathlib import Path
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
+from .. import serve
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
-START_TIMEOUT_S = 30.0
 
 #: Anything the player can act on now, or the end of the game.
 ACTIONABLE = ".bid-btn:not([disabled]), .hand button.playable, .suit-btn, .end .ranking"
 STEP_TIMEOUT_MS = 15_000
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _get_status(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as exc:
-        return exc.code
 
 
 @dataclass
@@ -53,40 +34,11 @@ class Server:
 
 @contextlib.contextmanager
 def running_server(tmp: Path) -> Iterator[Server]:
-    """``wizard serve`` on a free loopback port, bots at once, its database under ``tmp``.
-
-    Waits (bounded) for ``/healthz``; always terminates the process, and kills it if it
-    does not stop within 10 s.
-    """
-    port = _free_port()
-    env = {**os.environ, "WIZARD_BOT_DELAY": "0", "WIZARD_DB": str(tmp / "wizard.db"),
-           "WIZARD_LOG_LEVEL": "warning", "WIZARD_TABLES_BROADCAST": "0.1"}
+    """``wizard serve`` on a free loopback port, bots at once, its database under ``tmp``."""
     log_path = tmp / "server.log"
-    url = f"http://127.0.0.1:{port}"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "wizard", "serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"wizard serve exited with {process.returncode}:\n"
-                                   f"{log_path.read_text(errors='replace')[-3000:]}")
-            with contextlib.suppress(OSError):
-                if _get_status(f"{url}/healthz") == 200:
-                    break
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"wizard serve did not answer /healthz in {START_TIMEOUT_S} s")
-            time.sleep(0.1)
-        yield Server(url, log_path, history=_get_status(f"{url}/api/games?limit=1") == 200)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+    with serve.running_server(log_path, WIZARD_DB=str(tmp / "wizard.db"),
+                              WIZARD_TABLES_BROADCAST="0.1") as url:
+        yield Server(url, log_path, history=serve.http_status(f"{url}/api/games?limit=1") == 200)
 
 
 def enter_name(page: Page, name: str) -> None:

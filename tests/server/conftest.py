@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import warnings
@@ -54,6 +55,16 @@ def fast_settings(**changes: Any) -> Settings:
                     log_level="warning", db_path=":memory:", messages_per_second=10_000,
                     message_burst=10_000)
     return base.replace(**changes)
+
+
+def wait_until(harness: Harness, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait (on the app's loop, bounded) until ``condition()`` holds."""
+
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+
+    harness.client.portal.call(lambda: asyncio.wait_for(poll(), timeout))
 
 
 class WsClient(Recorder):

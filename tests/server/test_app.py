@@ -9,9 +9,8 @@ from wizard.engine import Bid
 from wizard.server.clock import ManualClock
 from wizard.server.tables.turns import Mover
 
-from .conftest import Harness, has_sample
+from .conftest import Harness, has_sample, wait_until
 from .driver import my_turn
-from .net.test_limits import wait_until
 
 
 def test_http_endpoints(harness: Harness) -> None:

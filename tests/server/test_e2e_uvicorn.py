@@ -7,64 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from ..serve import free_port, start_server, stop_server
 from .driver import Message, Recorder, act_message, finished, my_turn, next_id
 
-ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 20.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start_server(port: int, log: Path, **env: str) -> subprocess.Popen[bytes]:
-    """Start ``wizard serve`` on ``port`` and wait (bounded) until /healthz answers.
-
-    The server's log goes to ``log`` (a pipe nobody reads could fill up and stall it).
-    """
-    environment = {**os.environ, "WIZARD_BOT_DELAY": "0", "WIZARD_LOG_LEVEL": "warning",
-                   "WIZARD_DB": ":memory:", "WIZARD_AI_WORKERS": "1",
-                   "WIZARD_MESSAGES_PER_SECOND": "10000", "WIZARD_MESSAGE_BURST": "10000", **env}
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "wizard", "serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT, env=environment, stdout=sink, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited: {log.read_text()}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    stop_server(process)
-    raise RuntimeError("server did not answer /healthz within 30 s")
-
-
-def stop_server(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ slow readers, pings, SIGTERM) is in ``test_faults.py``.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
@@ -14,23 +13,13 @@ from typing import Any
 import pytest
 from starlette.testclient import WebSocketDenialResponse
 
-from ..conftest import Harness, WsClient, has_sample
+from ..conftest import Harness, WsClient, has_sample, wait_until
 from ..driver import my_turn
 from ..tables.test_table import table_id_of
 
 
 def metric(harness: Harness, line: str) -> bool:
     return has_sample(harness.client.get("/metrics").text, line)
-
-
-def wait_until(harness: Harness, condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Wait (on the app's loop, bounded) until ``condition()`` holds."""
-
-    async def poll() -> None:
-        while not condition():
-            await asyncio.sleep(0.01)
-
-    harness.client.portal.call(lambda: asyncio.wait_for(poll(), timeout))
 
 
 def refused(harness: Harness, **headers: str) -> Any:

@@ -9,9 +9,8 @@ from collections.abc import Callable
 
 from structlog.testing import capture_logs
 
-from ..conftest import Harness
+from ..conftest import Harness, wait_until
 from ..driver import act_message, my_turn
-from ..net.test_limits import wait_until
 from .test_table import play_to_end, table_id_of
 
 
