@@ -2,6 +2,7 @@
 """Server speed over loopback, one line per figure.
 
     .venv/bin/python scripts/bench_server.py [--clients 50] [--seconds 15] [--players 4]
+        [--repeats N] [--baseline GIT-REF] [--profile DIR]
 
 Starts ``wizard serve`` (``WIZARD_BOT_DELAY=0``) in a subprocess; N protocol
 clients each play ``play_bots`` games (first legal action, ``rematch`` after
@@ -12,9 +13,15 @@ driven by the same number of clients as the physical reference.
 Figures: table actions/s (every seat), player acts/s (= act→update round
 trips/s), p50/p99 ms from ``act`` to the ``update`` that answers it, echo
 round trips/s with p50/p99, and the ratios of player round trips and of table
-actions to echo round trips. Targets with 50 clients: p99 < 50 ms and at least
-0.25 x the echo round trips/s. The game part runs twice, on an in-memory and on
+actions to echo round trips. Targets with 50 clients: p99 < 30 ms and at least
+0.4 x the echo round trips/s. The game part runs twice, on an in-memory and on
 a file database (WIZARD_DB), to show what durability costs (target <= 20 %).
+
+``--baseline REF`` also runs the game part (in-memory) on a checkout of the git
+ref REF (a temporary worktree) in every repeat, alternating which goes first,
+so a change is compared side by side with the same clients and settings.
+``--profile DIR`` samples each game server with py-spy during its run and
+prints the 15 functions with the most own time (DIR keeps the raw stacks).
 """
 
 from __future__ import annotations
@@ -22,22 +29,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.serve import free_port, start_server, stop_server  # noqa: E402
 
 
 def wait_healthy(port: int, process: subprocess.Popen[bytes], path: str) -> None:
@@ -179,40 +183,78 @@ def serve_echo(port: int) -> None:
 # --- main ------------------------------------------------------------------------------------
 
 
-def measure_games(args: argparse.Namespace, db: str) -> dict[str, float]:
-    """The game server part with database ``db`` (a path or ``:memory:``)."""
-    env = {**os.environ, "WIZARD_BOT_DELAY": "0", "WIZARD_LOG_LEVEL": "warning",
-           "WIZARD_DB": db, "WIZARD_TURN_SECONDS": "0", "WIZARD_AI_WORKERS": "0",
-           # the clients act the instant it is their turn, faster than any person: lift
-           # the per-connection message budget so it measures the server, not the limit
-           "WIZARD_MESSAGES_PER_SECOND": "10000", "WIZARD_MESSAGE_BURST": "10000"}
+def measure_games(args: argparse.Namespace, db: str, root: Path = ROOT,
+                  label: str = "current") -> dict[str, float]:
+    """The game server part with database ``db`` (a path or ``:memory:``), code from ``root``."""
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "wizard", "serve", "--port", str(port)],
-                              cwd=ROOT, env=env)
-    try:
-        wait_healthy(port, server, "/healthz")
-        return asyncio.run(run_games(f"ws://127.0.0.1:{port}/ws", args.clients, args.players,
-                                     args.seconds))
-    finally:
-        stop(server)
+    with tempfile.TemporaryDirectory() as directory:
+        server = start_server(
+            port, Path(directory) / "server.log", root=root, WIZARD_DB=db,
+            WIZARD_TURN_SECONDS="0", WIZARD_AI_WORKERS="0")
+        # (start_server lifts the per-connection message budget: the clients act the
+        # instant it is their turn, faster than any person; this measures the server)
+        profiler = None
+        if args.profile and db == ":memory:":
+            Path(args.profile).mkdir(parents=True, exist_ok=True)
+            raw = Path(args.profile) / f"{label}-{int(time.time())}.txt"
+            profiler = subprocess.Popen(
+                [str(Path(sys.executable).with_name("py-spy")), "record", "--pid",
+                 str(server.pid), "--format", "raw", "--rate", "200", "--nonblocking",
+                 "--duration", str(max(1, int(args.seconds))), "-o", str(raw)],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            result = asyncio.run(run_games(f"ws://127.0.0.1:{port}/ws", args.clients,
+                                           args.players, args.seconds))
+        finally:
+            if profiler is not None:
+                profiler.wait(timeout=60)
+            stop_server(server)
+        if profiler is not None:
+            print(f"-- py-spy, {label}: own time by function (top 15)")
+            for line in top_functions(raw, 15):
+                print(line)
+        return result
 
 
-def measure(args: argparse.Namespace) -> tuple[dict[str, float], dict[str, float],
-                                               dict[str, float] | None]:
-    """One run: the game server on an in-memory database, on a file database, then echo."""
-    games = measure_games(args, ":memory:")
-    on_file = None
-    if args.file_db:
-        with tempfile.TemporaryDirectory() as directory:
-            on_file = measure_games(args, str(Path(directory) / "bench.db"))
+def top_functions(raw: Path, count: int) -> list[str]:
+    """The functions with the most own samples in a py-spy ``raw`` (collapsed) profile."""
+    own: Counter[str] = Counter()
+    total = 0
+    for line in raw.read_text().splitlines():
+        stack, _, samples = line.rpartition(" ")
+        if not stack:
+            continue
+        n = int(samples)
+        total += n
+        own[stack.split(";")[-1]] += n
+    return [f"{100 * n / max(1, total):5.1f} %  {frame}" for frame, n in own.most_common(count)]
+
+
+def measure_echo(args: argparse.Namespace) -> dict[str, float]:
     echo_port = free_port()
     echo = subprocess.Popen([sys.executable, __file__, "--echo-server", str(echo_port)], cwd=ROOT)
     try:
         wait_healthy(echo_port, echo, "/healthz")
-        ref = asyncio.run(run_echo(f"ws://127.0.0.1:{echo_port}/ws", args.clients, args.seconds))
+        return asyncio.run(run_echo(f"ws://127.0.0.1:{echo_port}/ws", args.clients,
+                                    args.seconds))
     finally:
         stop(echo)
-    return games, ref, on_file
+
+
+def measure(args: argparse.Namespace, repeat: int, baseline: Path | None) -> dict[str, Any]:
+    """One run: the game server (and the baseline's, order alternating), file db, echo."""
+    run: dict[str, Any] = {}
+    order = ["current", "baseline"] if repeat % 2 == 0 else ["baseline", "current"]
+    for which in order:
+        if which == "current":
+            run["games"] = measure_games(args, ":memory:")
+        elif baseline is not None:
+            run["baseline"] = measure_games(args, ":memory:", baseline, "baseline")
+    if args.file_db:
+        with tempfile.TemporaryDirectory() as directory:
+            run["file"] = measure_games(args, str(Path(directory) / "bench.db"))
+    run["echo"] = measure_echo(args)
+    return run
 
 
 def main() -> int:
@@ -221,6 +263,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--baseline", metavar="GIT-REF",
+                        help="also run the game part on this commit, side by side")
+    parser.add_argument("--profile", metavar="DIR", help="py-spy each game server (top lines)")
     parser.add_argument("--no-file-db", dest="file_db", action="store_false",
                         help="skip the run on a file database (WIZARD_DB on disk)")
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
@@ -229,34 +274,50 @@ def main() -> int:
         serve_echo(args.echo_server)
         return 0
 
-    runs = [measure(args) for _ in range(args.repeats)]
+    baseline: Path | None = None
+    worktree = tempfile.mkdtemp(prefix="bench-baseline-") if args.baseline else None
+    if worktree is not None:
+        subprocess.run(["git", "worktree", "add", "--detach", worktree, args.baseline],
+                       cwd=ROOT, check=True, capture_output=True)
+        baseline = Path(worktree)
+    try:
+        runs = [measure(args, k, baseline) for k in range(args.repeats)]
+    finally:
+        if worktree is not None:
+            subprocess.run(["git", "worktree", "remove", "--force", worktree], cwd=ROOT,
+                           check=False, capture_output=True)
 
-    def median(part: int, key: str) -> float:
+    def median(part: str, key: str) -> float:
         return statistics.median(run[part][key] for run in runs)
 
-    games = {key: median(0, key) for key in runs[0][0]}
-    ref = {key: median(1, key) for key in runs[0][1]}
-    ratio = statistics.median(run[0]["acts_per_s"] / run[1]["per_s"] for run in runs)
+    def ratio(part: str) -> float:
+        return statistics.median(run[part]["acts_per_s"] / run["echo"]["per_s"] for run in runs)
+
     print(f"clients                      {args.clients} ({args.players}-player play_bots games, "
           f"{args.seconds:.0f} s each part, median of {args.repeats} runs)")
-    print(f"games finished               {games['games']:.0f}")
-    print(f"table actions/s (all seats)  {games['actions_per_s']:.0f}")
-    print(f"player acts/s (round trips)  {games['acts_per_s']:.0f}")
-    print(f"act->update p50 ms           {games['p50_ms']:.1f}")
-    print(f"act->update p99 ms           {games['p99_ms']:.1f}")
-    print(f"echo round trips/s           {ref['per_s']:.0f}")
-    print(f"echo p50 ms                  {ref['p50_ms']:.1f}")
-    print(f"echo p99 ms                  {ref['p99_ms']:.1f}")
-    print(f"player round trips / echo    {ratio:.2f}")
-    print(f"table actions / echo         {games['actions_per_s'] / ref['per_s']:.2f}")
+    parts = [("", "games")] + ([(f"baseline {args.baseline}: ", "baseline")] if baseline else [])
+    for prefix, part in parts:
+        print(f"{prefix}games finished               {median(part, 'games'):.0f}")
+        print(f"{prefix}table actions/s (all seats)  {median(part, 'actions_per_s'):.0f}")
+        print(f"{prefix}player acts/s (round trips)  {median(part, 'acts_per_s'):.0f}")
+        print(f"{prefix}act->update p50 ms           {median(part, 'p50_ms'):.1f}")
+        print(f"{prefix}act->update p99 ms           {median(part, 'p99_ms'):.1f}")
+        print(f"{prefix}player round trips / echo    {ratio(part):.2f}")
+    print(f"echo round trips/s           {median('echo', 'per_s'):.0f}")
+    print(f"echo p50 ms                  {median('echo', 'p50_ms'):.1f}")
+    print(f"echo p99 ms                  {median('echo', 'p99_ms'):.1f}")
+    per_echo = median("games", "actions_per_s") / median("echo", "per_s")
+    print(f"table actions / echo         {per_echo:.2f}")
+    if baseline is not None:
+        speedup = statistics.median(run["games"]["acts_per_s"] / run["baseline"]["acts_per_s"]
+                                    for run in runs)
+        print(f"round trips / baseline's     {speedup:.2f} (same run, same clients)")
     if args.file_db:
-        on_file = {key: statistics.median(run[2][key] for run in runs if run[2])
-                   for key in runs[0][2] or {}}
-        cost = statistics.median(1 - run[2]["actions_per_s"] / run[0]["actions_per_s"]
-                                 for run in runs if run[2])
-        print(f"file db: table actions/s     {on_file['actions_per_s']:.0f}")
-        print(f"file db: act->update p50 ms  {on_file['p50_ms']:.1f}")
-        print(f"file db: act->update p99 ms  {on_file['p99_ms']:.1f}")
+        cost = statistics.median(1 - run["file"]["actions_per_s"] / run["games"]["actions_per_s"]
+                                 for run in runs)
+        print(f"file db: table actions/s     {median('file', 'actions_per_s'):.0f}")
+        print(f"file db: act->update p50 ms  {median('file', 'p50_ms'):.1f}")
+        print(f"file db: act->update p99 ms  {median('file', 'p99_ms'):.1f}")
         print(f"file db cost in actions/s    {cost:.1%} (target <= 20 %)")
     return 0
 

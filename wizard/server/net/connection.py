@@ -208,6 +208,9 @@ class Connection:
         queue = self._queue
         try:
             while True:
+                # a queue that holds several messages is drained in this one loop turn
+                # (neither get nor send suspends), and the protocol writes them to the
+                # socket at once at the end of it (`serving.websocket_protocol`)
                 text = await queue.get()
                 if text is None:
                     break

@@ -10,6 +10,11 @@ websocket protocol that cuts off a peer that stops reading.
   that the app closes while its buffer is full, is aborted. Without it a close
   frame would wait behind data the peer never reads, and the socket would stay
   open for as long as the peer keeps its receive window shut.
+- It also coalesces: the frames a connection sends during one turn of the event
+  loop leave in one ``transport.write`` (one system call) at the end of that
+  turn, not one each. The frames and their order are unchanged; only the
+  number of writes drops (an ``update`` to four seats and a ``table`` message
+  were five writes).
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 import uvicorn
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 
 if TYPE_CHECKING:
     from uvicorn._types import ASGISendEvent
@@ -37,6 +44,7 @@ def websocket_protocol(send_timeout: float,
 
     class SendTimeoutProtocol(WebSocketsSansIOProtocol):
         _stall_timer: asyncio.TimerHandle | None = None
+        _flush_handle: asyncio.Handle | None = None
 
         def pause_writing(self) -> None:
             super().pause_writing()
@@ -49,6 +57,9 @@ def websocket_protocol(send_timeout: float,
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._cancel_stall_timer()
+            if self._flush_handle is not None:
+                self._flush_handle.cancel()
+                self._flush_handle = None
             super().connection_lost(exc)
 
         def _cancel_stall_timer(self) -> None:
@@ -62,7 +73,33 @@ def websocket_protocol(send_timeout: float,
             on_stalled()
             self.transport.abort()
 
+        def _flush(self) -> None:
+            """Write every frame queued this loop turn at once."""
+            self._flush_handle = None
+            output = self.conn.data_to_send()
+            if output and not self.transport.is_closing():
+                self.transport.write(b"".join(output))
+
         async def send(self, message: ASGISendEvent) -> None:
+            if (message["type"] == "websocket.send" and self.handshake_complete
+                    and not self.close_sent and self.initial_response is None):
+                await self.writable.wait()  # back-pressure as before: a full buffer waits
+                if self.disconnected:
+                    raise ClientDisconnected()
+                text = message.get("text")
+                try:
+                    if text is not None:
+                        self.conn.send_text(text.encode())
+                    else:
+                        self.conn.send_binary(message.get("bytes") or b"")
+                except InvalidState:
+                    raise ClientDisconnected() from None
+                if self._flush_handle is None:
+                    self._flush_handle = self.loop.call_soon(self._flush)
+                return
+            if self._flush_handle is not None:  # what is queued goes before a close
+                self._flush_handle.cancel()
+                self._flush()
             if message["type"] == "websocket.close" and not self.writable.is_set():
                 # the close frame would queue behind data the peer does not read
                 self._cancel_stall_timer()
