@@ -389,3 +389,61 @@ def test_settings_are_checked_and_the_queue_bound_trips_before_the_inflight_one(
         PoolSettings(max_inflight=8, degrade_queue=8)
     assert set(FALLBACK_REASONS) == {"overloaded", "queue", "slow", "expired", "error",
                                      "worker_lost"}
+
+
+def test_with_the_default_bounds_a_queue_of_waiting_requests_trips_queue(
+        random_policy_dir: Path) -> None:
+    limit = PoolSettings().degrade_queue  # 32: half of the default max_inflight 64
+
+    async def main() -> list[Decision]:
+        async with running_pool(random_policy_dir) as pool:  # default bounds, one worker
+            stuck = asyncio.ensure_future(pool.decide(request("test-stuck", deadline_in=1.0)))
+            await wait_until(lambda: pool.metrics.inflight == 1 and pool.metrics.waiting == 0)
+            waiting = [asyncio.ensure_future(pool.decide(request("model", deadline_in=1.0)))
+                       for _ in range(limit)]
+            await wait_until(lambda: pool.metrics.waiting == limit)
+            refused = [await pool.decide(request("model")) for _ in range(2)]
+            return [*refused, *await asyncio.gather(*waiting), await stuck]
+
+    decisions = run(main)
+    assert [d.reason for d in decisions[:2]] == ["queue", "queue"]  # at once, not at 1 s
+    assert all(d.reason == "expired" for d in decisions[2:-1])  # they waited in line
+    assert decisions[-1].reason == "slow"
+
+
+def test_a_burst_of_fallbacks_is_spread_over_loop_turns_earliest_deadline_first() -> None:
+    from wizard.ai.pool_fallback import FallbackGate
+
+    answered: list[float] = []
+
+    def compute(request: DecisionRequest, reason: str, arrived: float,
+                dispatched: float | None) -> Decision:
+        spin = time.perf_counter() + 0.001  # a fallback that costs 1 ms of loop time
+        while time.perf_counter() < spin:
+            pass
+        answered.append(request.deadline)
+        return Decision(request.observation.legal_actions[0], "heuristic", reason)
+
+    async def main() -> tuple[int, list[Decision]]:
+        gate = FallbackGate(compute, slice_s=0.002)
+        turns = 0
+
+        async def count_turns() -> None:
+            nonlocal turns
+            while gate.waiting or turns == 0:
+                turns += 1
+                await asyncio.sleep(0)
+
+        now = time.monotonic()
+        obs = one_observation()
+        requests = [DecisionRequest(obs, AgentSpec("model"), now + 10 + (40 - k) * 0.01)
+                    for k in range(40)]
+        counter = asyncio.ensure_future(count_turns())
+        decisions = await asyncio.gather(*(gate.answer(r, "overloaded", now) for r in requests))
+        await counter
+        return turns, decisions
+
+    turns, decisions = run(main)
+    assert all(d.reason == "overloaded" for d in decisions)
+    assert answered == sorted(answered)  # earliest deadline first
+    assert turns >= 40 // 3  # never more than a slice (two or three 1 ms answers) per turn

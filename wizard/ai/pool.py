@@ -3,15 +3,19 @@
 A `Decider` (see `wizard.ai.decision`) backed by worker processes that hold
 every shipped ONNX policy (`wizard.ai.pool_worker`). Every bound is checked on
 the loop before any work is queued, and every caller is answered by its
-deadline: when the pool cannot, the fallback agent (the heuristic) answers at
-once on the loop and `Decision.reason` says why (`FALLBACK_REASONS`).
+deadline: when the pool cannot, the fallback agent (the heuristic) answers on
+the loop and `Decision.reason` says why (`FALLBACK_REASONS`). Fallbacks are
+computed through a `FallbackGate` (earliest deadline first, a slice of loop time
+per loop turn), so a burst of refused requests neither blocks the loop nor
+delays an admitted request past its deadline.
 
 Routing by ``AgentSpec.agent``:
 
-- ``model`` (the default policy) or ``model:<name>``: the observation is encoded
-  on the loop (cheaper than shipping it to a worker) and waits in that policy's
-  batch; a batch leaves when its window (``batch_window_ms``) closes or it is
-  full (``max_batch``) and a worker is free, and runs as one ONNX call. The
+- ``model`` (the default policy) or ``model:<name>``: the observation waits in
+  that policy's batch and travels in its compact form (`wizard.ai.compact`,
+  cheap to pickle), to be encoded in the worker; a batch leaves when its window
+  (``batch_window_ms``) closes or it is full (``max_batch``) and a worker is
+  free, and runs as one ONNX call. The
   worker applies bot strength as `act_with_strength` does (random move, softmax
   temperature), from the bot's seed and move number;
 - a name in ``worker_agents`` (search bots): one observation per task, in a worker;
@@ -44,15 +48,16 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-import numpy as np
 import structlog
 
 from . import pool_worker
 from .agents import Agent, HeuristicAgent, make_agent
 from .agents.base import require_turn
+from .compact import compact
 from .decision import Decision, DecisionRequest, act_with_strength
-from .encoding import ActionSpace, encode_batch
+from .encoding import ActionSpace
 from .policy import models_dir
+from .pool_fallback import FallbackGate
 from .pool_metrics import PoolMetrics
 from .pool_settings import PoolSettings, default_workers
 
@@ -134,6 +139,8 @@ class InferencePool:
         self._inline_agents: dict[str, Agent] = {}
         self._warned: set[tuple[str, str]] = set()
         self._drained = asyncio.Event()
+        self._fallbacks = FallbackGate(self._fallback)
+        self._start_seconds = 0.0  # how long the workers took to start (a successor's too)
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -150,6 +157,7 @@ class InferencePool:
         if self._state != "new":
             return
         self._state = "starting"
+        started = time.monotonic()
         try:
             self._workers = [await self._spawn() for _ in range(self.settings.workers)]
             pings = await asyncio.wait_for(asyncio.gather(*(w.ready for w in self._workers)),
@@ -158,6 +166,7 @@ class InferencePool:
             await self._stop_workers()
             self._state = "closed"
             raise RuntimeError(f"inference pool workers did not start: {exc!r}") from exc
+        self._start_seconds = time.monotonic() - started
         self.policies = frozenset(pings[0]["policies"])
         for stem, error in pings[0]["errors"].items():
             log.warning("pool_policy_not_loaded", policy=stem, error=error)
@@ -193,10 +202,13 @@ class InferencePool:
 
     async def decide(self, request: DecisionRequest) -> Decision:
         """The decision for ``request``; see the module docstring for who decides."""
-        admitted = self._admit_or_answer(request)
+        arrived = time.monotonic()
+        admitted = self._admit_or_answer(request, arrived)
         if isinstance(admitted, Decision):
             await asyncio.sleep(0)  # a storm of instant answers still lets the loop breathe
             return admitted
+        if isinstance(admitted, str):  # refused at the door: the fallback answers
+            return await self._fallbacks.answer(request, admitted, arrived)
         buffer, item, budget = admitted
         loop = asyncio.get_running_loop()
         timer = loop.call_at(loop.time() + budget, self._time_up, item)
@@ -209,33 +221,35 @@ class InferencePool:
             if self.metrics.inflight == 0:
                 self._drained.set()
         if isinstance(outcome, str):
-            return self._fallback(request, outcome, item.arrived, item.dispatched)
+            return await self._fallbacks.answer(request, outcome, item.arrived, item.dispatched)
         self.metrics.count(outcome)
         return outcome
 
     def _admit_or_answer(
-        self, request: DecisionRequest
-    ) -> Decision | tuple[_Buffer, _Waiting, float]:
-        """Check every bound on the loop: an answer at once, or the admitted request and budget."""
-        arrived = time.monotonic()
+        self, request: DecisionRequest, arrived: float
+    ) -> Decision | str | tuple[_Buffer, _Waiting, float]:
+        """Check every bound on the loop: an inline answer, a fallback reason, or the
+        admitted request and its time budget."""
         require_turn(request.observation)
         route = self._route(request.spec.agent)
         if isinstance(route, Agent):
             return self._inline(route, request)
         if route is None or self._state != "ready":
-            return self._fallback(request, "error", arrived)
+            return "error"
         if request.deadline <= arrived:
-            return self._fallback(request, "expired", arrived)
+            return "expired"
+        if request.deadline - arrived < self._start_seconds and not self._serving():
+            return "worker_lost"  # no worker, and a successor would not start in time
         settings = self.settings
         if self.metrics.inflight >= settings.max_inflight:
-            return self._fallback(request, "overloaded", arrived)
+            return "overloaded"
         if self.metrics.waiting >= settings.degrade_queue:
-            return self._fallback(request, "queue", arrived)
+            return "queue"
         deadline = min(request.deadline, arrived + settings.max_wait_s)
         budget = deadline - arrived - settings.deadline_margin_ms / 1000.0
         average = self._average_compute.get(route.name)
         if budget <= 0.0 or (average is not None and average > (deadline - arrived) / 2):
-            return self._fallback(request, "slow", arrived)
+            return "slow"
         item = _Waiting(request, asyncio.get_running_loop().create_future(), arrived)
         self._admit(route, item)
         return route, item, budget
@@ -355,26 +369,35 @@ class InferencePool:
             item.dispatched = now
         worker.batch = _Batch(buffer, items, now)
         try:
-            if buffer.kind == "policy":
-                observations = [item.request.observation for item in items]
-                message: tuple[str, tuple[Any, ...]] = ("policy", (
-                    buffer.name, encode_batch(observations), ActionSpace.mask_batch(observations),
-                    np.array([item.bot for item in items], dtype=np.int64)))
-            else:
-                request = items[0].request
-                message = ("agent", (buffer.name, request.spec, request.observation.to_dict()))
+            message = self._message(buffer, items)
         except Exception:
             log.exception("pool_dispatch_error", agent=buffer.name)
             worker.batch = None
             self._resolve(items, "error")
             return
+        if not self._send(worker, message):
+            return
+        self.metrics.batches += 1
+        self.metrics.batch_rows += len(items)
+
+    @staticmethod
+    def _message(buffer: _Buffer, items: list[_Waiting]) -> tuple[str, tuple[Any, ...]]:
+        """The task for a worker: observations in their compact form (encoded there)."""
+        if buffer.kind == "policy":
+            return ("policy_compact", (
+                buffer.name, [compact(item.request.observation) for item in items],
+                [item.bot for item in items]))
+        request = items[0].request
+        return ("agent", (buffer.name, request.spec, request.observation.to_dict()))
+
+    def _send(self, worker: _Worker, message: tuple[str, tuple[Any, ...]]) -> bool:
+        """Hand ``message`` to ``worker``; False (and the worker is lost) if it is gone."""
         try:
             worker.conn.send(message)
         except OSError:  # the worker is gone; its EOF may not have been read yet
             self._lost(worker)
-            return
-        self.metrics.batches += 1
-        self.metrics.batch_rows += len(items)
+            return False
+        return True
 
     def _readable(self, worker: _Worker) -> None:
         """A message (or EOF) from a worker."""
@@ -448,6 +471,25 @@ class InferencePool:
         loop.add_reader(ours.fileno(), self._readable, worker)
         return worker
 
+    def _serving(self) -> bool:
+        """Whether some worker is alive and ready."""
+        return any(w.alive and w.ready.done() and not w.ready.cancelled()
+                   and w.ready.exception() is None for w in self._workers)
+
+    def _give_up_waiting(self) -> None:
+        """No worker serves: requests that cannot outlast a successor's start fall back now."""
+        now = time.monotonic()
+        for buffer in self._buffers.values():
+            keep = []
+            for item in buffer.items:
+                if item.request.deadline - now < self._start_seconds:
+                    self.metrics.waiting -= 1
+                    if not item.future.done():
+                        item.future.set_result("worker_lost")
+                else:
+                    keep.append(item)
+            buffer.items[:] = keep
+
     def _lost(self, worker: _Worker) -> None:
         """A worker died: answer what it held, then replace it (unless the pool is stopping)."""
         if not worker.alive:
@@ -466,6 +508,8 @@ class InferencePool:
             self._workers.remove(worker)
         if self._state != "ready":
             return
+        if not self._serving():
+            self._give_up_waiting()
         self.metrics.worker_restarts += 1
         log.warning("pool_worker_lost", pid=worker.process.pid, exitcode=worker.process.exitcode,
                     held=len(batch.items) if batch else 0, restarts=self.metrics.worker_restarts)
