@@ -1,4 +1,4 @@
-"""The inference pool against deciding inline, and its two transports side by side.
+"""The inference pool against deciding inline, one line per figure.
 
     .venv/bin/python scripts/bench_pool.py [--seconds 4] [--workers N]
         [--concurrency 64 256] [--repeats 3] [--bots] [--burst 1024]
@@ -10,15 +10,14 @@ threads), which compete with the loop for the GIL and the cores.
 
 - ``inline``: the same `ModelAgent` deciding on the loop, one after another:
   plain ``model`` requests (no bot strength, which the pool does in its workers);
-- ``pipes`` and ``executor``: the same `InferencePool` (same batching, bounds,
-  fallback reasons, metrics) on its own spawned workers and pipes, and on a
-  stdlib `ProcessPoolExecutor` (`ExecutorPool` below). N coroutines each ask
+- ``pool``: the `InferencePool` (its `ProcessPoolExecutor` workers; commit
+  5ff3585's version of this script ran it beside the hand-made transport of
+  spawned workers and pipes that it replaced). N coroutines each ask
   for their next decision as soon as the last one is answered; in a last run
   (``kill``) one worker is killed halfway through (``kill -9``). Per run: decisions/s, ×inline,
   p50/p99/max latency, fallback share, loop lag (a 2 ms ticker's delay: p99,
   max), mean batch size, loop and process CPU per decision, late answers
-  (answered after their deadline). Each repeat runs both transports, the order
-  alternating; the figures are medians over the repeats.
+  (answered after their deadline). The figures are medians over the repeats.
 - ``--burst N``: N requests at once on a started pool (``max_inflight`` 64): how
   many were answered late and the loop lag while the refused ones get their
   heuristic answers.
@@ -40,112 +39,24 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, cast
 
 import structlog
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from wizard.ai import pool_worker
 from wizard.ai.agents import HeuristicAgent
 from wizard.ai.agents.model_agent import ModelAgent
 from wizard.ai.decision import AgentSpec, Decision, DecisionRequest
 from wizard.ai.levels import BotLevel, BotSettings
 from wizard.ai.policy import OnnxPolicy
-from wizard.ai.pool import InferencePool, PoolSettings, _Worker
+from wizard.ai.pool import InferencePool, PoolSettings
 from wizard.engine import Observation, WizardGame
 from wizard.training.onnx_graphs import SHIPPED_HIDDEN, write_random_policy
 
 POLICY = "default"
 TICK_S = 0.002
 log = structlog.get_logger(__name__)
-
-
-class ExecutorPool(InferencePool):
-    """The same pool on a `ProcessPoolExecutor`: a batch is one submitted task.
-
-    Everything but the transport is `InferencePool`'s: admission, bounds, batching,
-    deadlines, fallback reasons, metrics. A dead worker breaks the executor: every
-    batch in it is answered ``worker_lost`` and a new executor takes over.
-    """
-
-    _executor: ProcessPoolExecutor
-
-    def _new_executor(self) -> ProcessPoolExecutor:
-        import multiprocessing
-        directory = self.settings.models_dir or ""
-        return ProcessPoolExecutor(
-            self.settings.workers, mp_context=multiprocessing.get_context("spawn"),
-            initializer=pool_worker.init_worker,
-            initargs=(directory, self.settings.worker_imports))
-
-    async def start(self) -> None:
-        if self._state != "new":
-            return
-        self._state = "starting"
-        self._executor = self._new_executor()
-        loop = asyncio.get_running_loop()
-        pings = await asyncio.wait_for(asyncio.gather(*(
-            loop.run_in_executor(self._executor, pool_worker.ping)
-            for _ in range(self.settings.workers))), self.settings.start_timeout_s)
-        self.policies = frozenset(pings[0]["policies"])
-        for _ in range(self.settings.workers):  # slots: at most one batch per worker
-            ready: asyncio.Future[dict[str, Any]] = loop.create_future()
-            ready.set_result(pings[0])
-            self._workers.append(_Worker(cast(Any, None), cast(Any, None), ready))
-        self._state = "ready"
-
-    def _send(self, worker: _Worker, message: tuple[str, tuple[Any, ...]]) -> bool:
-        loop = asyncio.get_running_loop()
-        try:
-            done = self._executor.submit(pool_worker.run_task, message)
-        except BrokenProcessPool:
-            self._finished(worker, None)
-            return False
-        done.add_done_callback(lambda f: loop.call_soon_threadsafe(self._finished, worker, f))
-        return True
-
-    def _finished(self, worker: _Worker, done: Future[Any] | None) -> None:
-        batch, worker.batch = worker.batch, None
-        if batch is not None:
-            try:
-                if done is None:
-                    raise BrokenProcessPool("executor broken")
-                result = done.result()
-            except BrokenProcessPool:
-                self._resolve(batch.items, "worker_lost")
-                self._broken()
-            except Exception as exc:
-                log.error("pool_worker_error", error=repr(exc))
-                self._resolve(batch.items, "error")
-            else:
-                self._deliver(batch, result, time.monotonic())
-        self._pump()
-
-    def _broken(self) -> None:
-        if self._state != "ready" or not getattr(self._executor, "_broken", False):
-            return
-        self.metrics.worker_restarts += 1
-        old, self._executor = self._executor, self._new_executor()
-        old.shutdown(wait=False, cancel_futures=True)
-        self._give_up_waiting()  # as the pipes do: the new workers load for a while
-
-    def worker_pids(self) -> list[int]:
-        return list(getattr(self._executor, "_processes", {}) or {})
-
-    def _kill_hung_workers(self) -> None:
-        now = time.monotonic()
-        if any(w.batch is not None and now - w.batch.dispatched > self.settings.hung_worker_s
-               for w in self._workers):
-            for pid in self.worker_pids():
-                os.kill(pid, signal.SIGKILL)
-
-    async def _stop_workers(self) -> None:
-        self._workers = []
-        await asyncio.to_thread(self._executor.shutdown, True, cancel_futures=True)
 
 
 # --- work -----------------------------------------------------------------------------------
@@ -331,7 +242,7 @@ def main() -> None:
         settings = PoolSettings(models_dir=str(directory),
                                 **({"workers": args.workers} if args.workers else {}))
         transports: dict[str, Callable[[], InferencePool]] = {
-            "pipes": lambda: InferencePool(settings), "executor": lambda: ExecutorPool(settings)}
+            "pool": lambda: InferencePool(settings)}
         print(f"policy {'-'.join(map(str, SHIPPED_HIDDEN))}, workers {settings.workers}, "
               f"max_inflight {settings.max_inflight}, degrade_queue {settings.degrade_queue}, "
               f"max_batch {settings.max_batch}, {'bot' if args.bots else 'plain model'} "

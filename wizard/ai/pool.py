@@ -26,26 +26,28 @@ Waiting is counted in requests: past ``degrade_queue`` requests waiting for a
 worker (default half of ``max_inflight``) a new one gets ``queue``; past
 ``max_inflight`` requests in progress (waiting or computing), ``overloaded``.
 
-Workers are spawned processes, each with one duplex pipe that the loop reads
-with ``add_reader``: no helper threads in the server process (the stdlib
-`ProcessPoolExecutor` needs two, and on a 2-core machine their hand-offs under
-load cost more than the batched inference saves). A worker that dies (EOF on
-its pipe, e.g. after ``kill -9``) has every request it held answered with
-``worker_lost``; it is replaced, and the replacement serves once it has loaded
-the policies.
+The workers are a stdlib `ProcessPoolExecutor` (spawned processes; each runs
+`pool_worker.init_worker` once, then answers one task at a time): a batch is one
+submitted task, and there is room for one batch per worker. Measured side by
+side with the hand-made transport it replaced (spawned workers and pipes read
+with ``add_reader``), the executor was as fast or faster in decisions/s and p99
+(`docs/performance.md`), so the bookkeeping of our own workers went. A worker
+that dies (``kill -9``) breaks the executor: every batch in it is answered with
+``worker_lost``, a new executor takes over, and its workers serve once they
+have loaded the policies; requests that cannot outlast that start fall back at
+once.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import multiprocessing
 import os
 import signal
 import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
 from typing import Any
 
 import structlog
@@ -101,20 +103,12 @@ class _Batch:
     dispatched: float
 
 
-@dataclass(eq=False)
-class _Worker:
-    """One worker process and the loop's end of its pipe."""
+@dataclass(eq=False, slots=True)
+class _Slot:
+    """Room for one batch in the executor (there is one slot per worker process)."""
 
-    process: BaseProcess
-    conn: Connection
-    ready: asyncio.Future[dict[str, Any]]  # the worker's ping once it has loaded the policies
     batch: _Batch | None = None
-    alive: bool = True
-    attempt: int = 0  # failed starts in a row before this one (backoff of replacements)
-
-    @property
-    def idle(self) -> bool:
-        return self.alive and self.batch is None and self.ready.done()
+    generation: int = 0  # the executor the batch went to (a broken one is replaced once)
 
 
 class InferencePool:
@@ -132,8 +126,10 @@ class InferencePool:
         self.metrics = PoolMetrics()
         self.policies: frozenset[str] = frozenset()
         self._state = "new"  # new -> starting -> ready -> closing -> closed
-        self._workers: list[_Worker] = []
-        self._replacing: set[asyncio.Task[None]] = set()
+        self._executor: ProcessPoolExecutor | None = None
+        self._generation = 0  # how many executors there were (one more after each break)
+        self._slots: list[_Slot] = []
+        self._serving_now = False  # False after a break, until the new workers answer
         self._buffers: dict[tuple[str, str], _Buffer] = {}
         self._average_compute: dict[str, float] = {}
         self._inline_agents: dict[str, Agent] = {}
@@ -158,11 +154,13 @@ class InferencePool:
             return
         self._state = "starting"
         started = time.monotonic()
+        self._executor = self._new_executor()
+        loop = asyncio.get_running_loop()
         try:
-            self._workers = [await self._spawn() for _ in range(self.settings.workers)]
-            pings = await asyncio.wait_for(asyncio.gather(*(w.ready for w in self._workers)),
-                                           self.settings.start_timeout_s)
-        except (TimeoutError, ConnectionError, OSError) as exc:
+            pings = await asyncio.wait_for(asyncio.gather(*(
+                loop.run_in_executor(self._executor, pool_worker.ping)
+                for _ in range(self.settings.workers))), self.settings.start_timeout_s)
+        except (TimeoutError, BrokenProcessPool, OSError) as exc:
             await self._stop_workers()
             self._state = "closed"
             raise RuntimeError(f"inference pool workers did not start: {exc!r}") from exc
@@ -170,8 +168,11 @@ class InferencePool:
         self.policies = frozenset(pings[0]["policies"])
         for stem, error in pings[0]["errors"].items():
             log.warning("pool_policy_not_loaded", policy=stem, error=error)
+        self._slots = [_Slot() for _ in range(self.settings.workers)]
+        self._serving_now = True
         self._state = "ready"
-        log.info("pool_started", workers=len(self._workers), policies=sorted(self.policies))
+        log.info("pool_started", workers=self.settings.workers, policies=sorted(self.policies),
+                 start_s=round(self._start_seconds, 2))
 
     async def close(self) -> None:
         """Answer every request in progress (by its deadline at the latest), then stop workers."""
@@ -187,16 +188,14 @@ class InferencePool:
                 await asyncio.wait_for(self._drained.wait(), self.settings.max_wait_s)
             except TimeoutError:
                 log.warning("pool_drain_timeout", inflight=self.metrics.inflight)
-        for task in self._replacing:
-            task.cancel()
         await self._stop_workers()
         self._state = "closed"
         log.info("pool_closed")
 
     def worker_pids(self) -> list[int]:
         """Process ids of the live workers (for operators and tests)."""
-        return [w.process.pid for w in self._workers
-                if w.alive and w.process.pid is not None and w.process.is_alive()]
+        processes = getattr(self._executor, "_processes", None) or {}
+        return [pid for pid, process in processes.items() if process.is_alive()]
 
     # -- deciding ------------------------------------------------------------------------
 
@@ -311,7 +310,7 @@ class InferencePool:
             self._kill_hung_workers()
             item.future.set_result("slow")
         else:
-            item.future.set_result("worker_lost" if self._replacing else "expired")
+            item.future.set_result("expired" if self._serving_now else "worker_lost")
 
     def _forget(self, buffer: _Buffer, item: _Waiting) -> None:
         """Take an answered request that never left its buffer out of it."""
@@ -346,8 +345,8 @@ class InferencePool:
         """Send ripe batches, oldest first, to idle workers."""
         if self._state not in ("ready", "closing"):
             return
-        for worker in self._workers:
-            if not worker.idle:
+        for slot in self._slots:
+            if slot.batch is not None:
                 continue
             ripe = [b for b in self._buffers.values() if b.ripe and b.items]
             if not ripe:
@@ -360,22 +359,22 @@ class InferencePool:
                 if buffer.timer is not None:
                     buffer.timer.cancel()
                     buffer.timer = None
-            self._dispatch(worker, buffer, items)
+            self._dispatch(slot, buffer, items)
 
-    def _dispatch(self, worker: _Worker, buffer: _Buffer, items: list[_Waiting]) -> None:
+    def _dispatch(self, slot: _Slot, buffer: _Buffer, items: list[_Waiting]) -> None:
         now = time.monotonic()
         self.metrics.waiting -= len(items)
         for item in items:
             item.dispatched = now
-        worker.batch = _Batch(buffer, items, now)
+        slot.batch = _Batch(buffer, items, now)
         try:
             message = self._message(buffer, items)
         except Exception:
             log.exception("pool_dispatch_error", agent=buffer.name)
-            worker.batch = None
+            slot.batch = None
             self._resolve(items, "error")
             return
-        if not self._send(worker, message):
+        if not self._send(slot, message):
             return
         self.metrics.batches += 1
         self.metrics.batch_rows += len(items)
@@ -390,35 +389,42 @@ class InferencePool:
         request = items[0].request
         return ("agent", (buffer.name, request.spec, request.observation.to_dict()))
 
-    def _send(self, worker: _Worker, message: tuple[str, tuple[Any, ...]]) -> bool:
-        """Hand ``message`` to ``worker``; False (and the worker is lost) if it is gone."""
+    def _send(self, slot: _Slot, message: tuple[str, tuple[Any, ...]]) -> bool:
+        """Submit ``message`` to the executor; False (its batch answered) if it is broken."""
+        assert self._executor is not None
+        loop = asyncio.get_running_loop()
+        slot.generation = self._generation
         try:
-            worker.conn.send(message)
-        except OSError:  # the worker is gone; its EOF may not have been read yet
-            self._lost(worker)
+            done = self._executor.submit(pool_worker.run_task, message)
+        except (BrokenProcessPool, RuntimeError):  # broken, or shut down meanwhile
+            self._finished(slot, None)
             return False
+        done.add_done_callback(lambda f: loop.call_soon_threadsafe(self._finished, slot, f))
         return True
 
-    def _readable(self, worker: _Worker) -> None:
-        """A message (or EOF) from a worker."""
-        try:
-            message = worker.conn.recv()
-        except (EOFError, OSError):
-            self._lost(worker)
-            return
-        if message[0] == "ready":
-            if not worker.ready.done():
-                worker.ready.set_result(message[1])
-            self._pump()
-            return
-        batch, worker.batch = worker.batch, None
+    def _finished(self, slot: _Slot, done: Future[Any] | None) -> None:
+        """A batch's task ended: its answers, or its fallback reason."""
+        batch, slot.batch = slot.batch, None
         if batch is not None:
-            if message[0] == "ok":
-                self._deliver(batch, message[1], time.monotonic())
-            else:
+            try:
+                if done is None:
+                    raise BrokenProcessPool("the executor is broken")
+                reply = done.result()
+            except BrokenProcessPool:
+                self._resolve(batch.items, "worker_lost")
+                self._broken(slot.generation, len(batch.items))
+            except Exception as exc:  # e.g. the reply did not unpickle
                 log.error("pool_worker_error", agent=batch.buffer.name, rows=len(batch.items),
-                          error=message[1], traceback=message[2])
+                          error=f"{type(exc).__name__}: {exc}", traceback="")
                 self._resolve(batch.items, "error")
+            else:
+                if reply[0] == "ok":
+                    self._serving_now = True
+                    self._deliver(batch, reply[1], time.monotonic())
+                else:  # the task raised in the worker
+                    log.error("pool_worker_error", agent=batch.buffer.name,
+                              rows=len(batch.items), error=reply[1], traceback=reply[2])
+                    self._resolve(batch.items, "error")
         self._pump()
 
     def _deliver(self, batch: _Batch, result: Any, now: float) -> None:
@@ -456,25 +462,17 @@ class InferencePool:
 
     # -- workers -------------------------------------------------------------------------
 
-    async def _spawn(self) -> _Worker:
-        """Start one worker process; its `_Worker.ready` resolves once it has loaded policies."""
-        context = multiprocessing.get_context("spawn")  # no fork of a process with a loop
-        ours, theirs = context.Pipe()
+    def _new_executor(self) -> ProcessPoolExecutor:
+        """Spawned workers (no fork of a process with a loop) that load every policy once."""
         directory = self.settings.models_dir or str(models_dir())
-        process = context.Process(
-            target=pool_worker.serve, args=(theirs, directory, self.settings.worker_imports),
-            name="wizard-ai-worker", daemon=True)
-        await asyncio.to_thread(process.start)  # spawning takes milliseconds: not on the loop
-        theirs.close()  # so that the worker's death reads as EOF here
-        loop = asyncio.get_running_loop()
-        worker = _Worker(process, ours, loop.create_future())
-        loop.add_reader(ours.fileno(), self._readable, worker)
-        return worker
+        return ProcessPoolExecutor(
+            self.settings.workers, mp_context=multiprocessing.get_context("spawn"),
+            initializer=pool_worker.init_worker,
+            initargs=(directory, self.settings.worker_imports))
 
     def _serving(self) -> bool:
-        """Whether some worker is alive and ready."""
-        return any(w.alive and w.ready.done() and not w.ready.cancelled()
-                   and w.ready.exception() is None for w in self._workers)
+        """Whether the workers answer (False after a break until the new ones do)."""
+        return self._state == "ready" and self._serving_now
 
     def _give_up_waiting(self) -> None:
         """No worker serves: requests that cannot outlast a successor's start fall back now."""
@@ -490,85 +488,59 @@ class InferencePool:
                     keep.append(item)
             buffer.items[:] = keep
 
-    def _lost(self, worker: _Worker) -> None:
-        """A worker died: answer what it held, then replace it (unless the pool is stopping)."""
-        if not worker.alive:
+    def _broken(self, generation: int, held: int) -> None:
+        """A worker died and broke the executor: a new one takes over (once per break)."""
+        if generation != self._generation or self._state != "ready":
             return
-        worker.alive = False
-        asyncio.get_running_loop().remove_reader(worker.conn.fileno())
-        worker.conn.close()
-        if worker.process.is_alive():
-            worker.process.kill()
-        if not worker.ready.done():
-            worker.ready.set_exception(ConnectionError("worker exited before it was ready"))
-        batch, worker.batch = worker.batch, None
-        if batch is not None:
-            self._resolve(batch.items, "worker_lost")
-        if worker in self._workers:
-            self._workers.remove(worker)
-        if self._state != "ready":
-            return
-        if not self._serving():
-            self._give_up_waiting()
+        old = self._executor
+        pids = self.worker_pids()
+        self._generation += 1
+        self._executor = self._new_executor()
+        self._serving_now = False
         self.metrics.worker_restarts += 1
-        log.warning("pool_worker_lost", pid=worker.process.pid, exitcode=worker.process.exitcode,
-                    held=len(batch.items) if batch else 0, restarts=self.metrics.worker_restarts)
-        task = asyncio.get_running_loop().create_task(self._replace(worker))
-        self._replacing.add(task)
-        task.add_done_callback(self._replacing.discard)
+        log.warning("pool_worker_lost", pids=pids, held=held,
+                    restarts=self.metrics.worker_restarts)
+        if old is not None:
+            old.shutdown(wait=False, cancel_futures=True)
+            self._kill(old)
+        self._give_up_waiting()
 
-    async def _replace(self, dead: _Worker) -> None:
-        """Start a successor; a successor that dies before it is ready is retried with backoff."""
-        await asyncio.to_thread(dead.process.join, 5.0)  # reap it
-        if dead.attempt:
-            await asyncio.sleep(min(30.0, 0.5 * 2 ** (dead.attempt - 1)))
-        if self._state != "ready":
-            return
-        worker = await self._spawn()
-        worker.attempt = dead.attempt + 1
-        self._workers.append(worker)
-        try:
-            await asyncio.wait_for(asyncio.shield(worker.ready), self.settings.start_timeout_s)
-        except (TimeoutError, ConnectionError) as exc:
-            log.error("pool_worker_not_ready", error=repr(exc), attempt=worker.attempt)
-            self._lost(worker)  # schedules the next try
-            return
-        worker.attempt = 0
-        log.info("pool_worker_replaced", pid=worker.process.pid)
-        self._pump()
+    @staticmethod
+    def _kill(executor: ProcessPoolExecutor) -> None:
+        """SIGKILL every process an executor still has (its tasks are lost anyway)."""
+        for process in list((getattr(executor, "_processes", None) or {}).values()):
+            if process.is_alive():
+                process.kill()
 
     def _kill_hung_workers(self) -> None:
-        """A worker stuck on one task for ``hung_worker_s`` is killed (and so replaced)."""
+        """A worker stuck on one task for ``hung_worker_s`` is killed (and so replaced).
+
+        The executor cannot say which process runs which task, so every worker goes.
+        """
         now = time.monotonic()
-        for worker in self._workers:
-            if worker.batch is not None and now - worker.batch.dispatched > \
-                    self.settings.hung_worker_s and worker.process.pid is not None:
-                log.error("pool_worker_hung", pid=worker.process.pid,
-                          seconds=round(now - worker.batch.dispatched, 1))
-                os.kill(worker.process.pid, signal.SIGKILL)
+        stuck = [s.batch for s in self._slots
+                 if s.batch is not None and now - s.batch.dispatched > self.settings.hung_worker_s]
+        if stuck and self._executor is not None:
+            log.error("pool_worker_hung", seconds=round(now - stuck[0].dispatched, 1))
+            for pid in self.worker_pids():
+                os.kill(pid, signal.SIGKILL)
 
     async def _stop_workers(self) -> None:
-        """Ask every worker to stop; kill those that do not within ``close_timeout_s``."""
-        workers, self._workers = self._workers, []
-        loop = asyncio.get_running_loop()
-        for worker in workers:
-            if worker.alive:
-                worker.alive = False
-                loop.remove_reader(worker.conn.fileno())
-                with contextlib.suppress(OSError):  # already gone: nothing to ask
-                    worker.conn.send(None)
-        await asyncio.gather(*(self._join(worker) for worker in workers))
-
-    async def _join(self, worker: _Worker) -> None:
-        process = worker.process
-        if process.pid is None:
+        """Stop the executor; kill workers that do not stop within ``close_timeout_s``."""
+        executor, self._executor = self._executor, None
+        self._slots = []
+        if executor is None:
             return
-        await asyncio.to_thread(process.join, self.settings.close_timeout_s)
-        if process.is_alive():
-            log.warning("pool_worker_killed", pid=process.pid)
-            process.kill()
-            await asyncio.to_thread(process.join, self.settings.close_timeout_s)
-        worker.conn.close()
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + self.settings.close_timeout_s
+        for process in processes:
+            await asyncio.to_thread(process.join, max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                log.warning("pool_worker_killed", pid=process.pid)
+                process.kill()
+                await asyncio.to_thread(process.join, self.settings.close_timeout_s)
+        await asyncio.to_thread(executor.shutdown, True)
 
 
 __all__ = ["FALLBACK_REASONS", "InferencePool", "PoolMetrics", "PoolSettings", "default_workers"]

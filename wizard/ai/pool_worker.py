@@ -1,9 +1,9 @@
 """The worker side of the inference pool: runs in each worker process, never on the loop.
 
-`serve` is a worker's main: `init_worker` limits numeric libraries to one
-thread, imports the modules that register extra agents and loads every shipped
-ONNX policy once (one intra-op thread each); then the worker answers
-``(task, args)`` messages on its pipe, one at a time, until told to stop:
+Each worker of the pool's `ProcessPoolExecutor` runs `init_worker` once: it
+limits numeric libraries to one thread, imports the modules that register
+extra agents and loads every shipped ONNX policy once (one intra-op thread
+each); then it answers ``(task, args)`` messages (`run_task`), one at a time:
 
 - ``policy_compact``: `run_compact_batch` — observations in their compact form
   (`wizard.ai.compact`: ints and small tuples, cheap to pickle) plus each row's
@@ -16,8 +16,8 @@ ONNX policy once (one intra-op thread each); then the worker answers
 - ``agent``: `run_agent` — one observation (``Observation.to_dict()``) for an
   agent too slow for the loop (search bots), through `act_with_strength`.
 
-Replies are ``("ok", result)`` or ``("error", message, traceback text)``; the
-first message of a worker is ``("ready", ping())``.
+Replies are ``("ok", result)`` or ``("error", message, traceback text)``;
+`ping` says what a worker loaded (the pool's readiness check).
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import signal
 import time
 import traceback
 from collections.abc import Callable
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -212,32 +211,17 @@ TASKS: dict[str, Callable[..., Any]] = {"policy": run_policy_batch,
                                         "agent": run_agent}
 
 
-def run_task(message: tuple[str, tuple[Any, ...]]) -> Any:
-    """One ``(task, args)`` message answered (the `ProcessPoolExecutor` transport's entry)."""
+def run_task(message: tuple[str, tuple[Any, ...]]) -> tuple[Any, ...]:
+    """One ``(task, args)`` message answered: ``("ok", result)`` or
+    ``("error", message, traceback text)`` (the pool falls back and logs it)."""
     task, args = message
-    return TASKS[task](*args)
+    try:
+        return ("ok", TASKS[task](*args))
+    except Exception as exc:
+        return ("error", f"{type(exc).__name__}: {exc}", traceback.format_exc())
 
-
-def serve(conn: Connection, models_dir: str, imports: tuple[str, ...] = ()) -> None:
-    """A worker process's main: initialise, say ready, answer tasks until ``None`` or EOF."""
-    init_worker(models_dir, imports)
-    conn.send(("ready", ping()))
-    while True:
-        try:
-            message = conn.recv()
-        except (EOFError, OSError):  # the pool is gone
-            return
-        if message is None:
-            return
-        task, args = message
-        try:
-            result = TASKS[task](*args)
-        except Exception as exc:  # reported to the pool, which falls back and logs it
-            conn.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
-        else:
-            conn.send(("ok", result))
 
 
 __all__ = ["LEVELS", "NO_BOT", "TASKS", "THREAD_VARIABLES", "bot_row", "choose_rows",
            "init_worker", "ping", "run_agent", "run_compact_batch", "run_policy_batch",
-           "run_task", "serve", "strength_draws"]
+           "run_task", "strength_draws"]
