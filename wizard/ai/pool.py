@@ -11,9 +11,9 @@ delays an admitted request past its deadline.
 
 Routing by ``AgentSpec.agent``:
 
-- ``model`` (the default policy) or ``model:<name>``: the observation waits in
-  that policy's batch and travels in its compact form (`wizard.ai.compact`,
-  cheap to pickle), to be encoded in the worker; a batch leaves when its window
+- ``model`` (the default policy) or ``model:<name>``: the observation is encoded
+  on the loop (no other form of it ships cheaper, measured) and waits in that
+  policy's batch; a batch leaves when its window
   (``batch_window_ms``) closes or it is full (``max_batch``) and a worker is
   free, and runs as one ONNX call. The
   worker applies bot strength as `act_with_strength` does (random move, softmax
@@ -50,14 +50,14 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import structlog
 
 from . import pool_worker
 from .agents import Agent, HeuristicAgent, make_agent
 from .agents.base import require_turn
-from .compact import compact
 from .decision import Decision, DecisionRequest, act_with_strength
-from .encoding import ActionSpace
+from .encoding import ActionSpace, encode_batch
 from .policy import models_dir
 from .pool_fallback import FallbackGate
 from .pool_metrics import PoolMetrics
@@ -381,11 +381,13 @@ class InferencePool:
 
     @staticmethod
     def _message(buffer: _Buffer, items: list[_Waiting]) -> tuple[str, tuple[Any, ...]]:
-        """The task for a worker: observations in their compact form (encoded there)."""
+        """The task for a worker: a policy batch encoded here (no form of the observation
+        ships cheaper, see `docs/ai.md`), or one observation for a worker agent."""
         if buffer.kind == "policy":
-            return ("policy_compact", (
-                buffer.name, [compact(item.request.observation) for item in items],
-                [item.bot for item in items]))
+            observations = [item.request.observation for item in items]
+            return ("policy", (
+                buffer.name, encode_batch(observations), ActionSpace.mask_batch(observations),
+                np.array([item.bot for item in items], dtype=np.int64)))
         request = items[0].request
         return ("agent", (buffer.name, request.spec, request.observation.to_dict()))
 

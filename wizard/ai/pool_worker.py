@@ -5,14 +5,10 @@ limits numeric libraries to one thread, imports the modules that register
 extra agents and loads every shipped ONNX policy once (one intra-op thread
 each); then it answers ``(task, args)`` messages (`run_task`), one at a time:
 
-- ``policy_compact``: `run_compact_batch` — observations in their compact form
-  (`wizard.ai.compact`: ints and small tuples, cheap to pickle) plus each row's
-  bot (level, strength, seed, move number), expanded and encoded here, then
-  `run_policy_batch`;
-- ``policy``: `run_policy_batch` — features and legal-action masks already
-  encoded, plus the bots; the bot's random-move and softmax draws
-  (`act_with_strength`'s recipe), one ONNX call for the whole batch, a masked
-  choice per row;
+- ``policy``: `run_policy_batch` — features and legal-action masks encoded on
+  the loop, plus each row's bot (level, strength, seed, move number); the bot's
+  random-move and softmax draws (`act_with_strength`'s recipe), one ONNX call
+  for the whole batch, a masked choice per row;
 - ``agent``: `run_agent` — one observation (``Observation.to_dict()``) for an
   agent too slow for the loop (search bots), through `act_with_strength`.
 
@@ -37,9 +33,7 @@ import numpy.typing as npt
 from wizard.engine import Observation, action_index
 
 from .agents import Agent, make_agent
-from .compact import Compact, expand
 from .decision import AgentSpec, act_with_strength
-from .encoding import ActionSpace, encode_batch
 from .levels import BotLevel, BotSettings, random_move_chance, temperature
 from .policy import OnnxPolicy, PolicyError
 
@@ -178,21 +172,6 @@ def run_policy_batch(
     return codes, time.perf_counter() - start
 
 
-def run_compact_batch(policy: str, rows: list[Compact],
-                      bots: list[tuple[int, int, int, int]]) -> tuple[npt.NDArray[np.int64], float]:
-    """`run_policy_batch` for observations in their compact form, encoded here.
-
-    The event loop only packs each observation (`wizard.ai.compact.compact`);
-    expanding and encoding them is the worker's work.
-    """
-    start = time.perf_counter()
-    observations = [expand(row) for row in rows]
-    codes, _ = run_policy_batch(policy, encode_batch(observations),
-                                ActionSpace.mask_batch(observations),
-                                np.array(bots, dtype=np.int64))
-    return codes, time.perf_counter() - start
-
-
 def run_agent(agent: str, spec: AgentSpec, observation: dict[str, Any]) -> tuple[int, str, float]:
     """An agent too slow for the loop decides one observation.
 
@@ -206,9 +185,7 @@ def run_agent(agent: str, spec: AgentSpec, observation: dict[str, Any]) -> tuple
     return action_index(action), chosen_by, time.perf_counter() - start
 
 
-TASKS: dict[str, Callable[..., Any]] = {"policy": run_policy_batch,
-                                        "policy_compact": run_compact_batch,
-                                        "agent": run_agent}
+TASKS: dict[str, Callable[..., Any]] = {"policy": run_policy_batch, "agent": run_agent}
 
 
 def run_task(message: tuple[str, tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -223,5 +200,5 @@ def run_task(message: tuple[str, tuple[Any, ...]]) -> tuple[Any, ...]:
 
 
 __all__ = ["LEVELS", "NO_BOT", "TASKS", "THREAD_VARIABLES", "bot_row", "choose_rows",
-           "init_worker", "ping", "run_agent", "run_compact_batch", "run_policy_batch",
+           "init_worker", "ping", "run_agent", "run_policy_batch",
            "run_task", "strength_draws"]
