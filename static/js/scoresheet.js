@@ -109,7 +109,7 @@ export function scoreChart({names, totalRounds, history}) {
     s("svg", {viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "chart-title"},
       s("title", {id: "chart-title"}, `Scores after each round: ${latest}`),
       grid, xticks, lines),
-    h("figcaption", {class: "legend"}, names.map((name, p) => h("span", {class: "legend-item"}, legendMarker(p), name))));
+    h("figcaption", {class: "legend"}, names.map((name, p) => h("span", {class: "legend-item", title: name}, legendMarker(p), h("span", {class: "legend-name"}, name)))));
 }
 
 function niceStep(raw) {

@@ -41,7 +41,7 @@ function seatRow(view, info, seat, isHost) {
     }, "Remove"));
   }
   const who = seat.kind === "empty" ? h("span", {class: "muted"}, "Open seat")
-    : h("span", {class: "who"}, seat.name,
+    : h("span", {class: "who"}, h("span", {class: "who-name", title: seat.name}, seat.name),
       seat.player_id === me ? h("span", {class: "you"}, "you") : null,
       seat.player_id && seat.player_id === info.host ? h("span", {class: "tag"}, "host") : null,
       seat.kind === "player" && !seat.connected ? h("span", {class: "tag tag-warn"}, "offline") : null);
