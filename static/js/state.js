@@ -164,6 +164,12 @@ export class Store extends EventTarget {
         this._emit({what: "chat", table_id: message.table_id});
         break;
       }
+      case "chat_backlog":
+        // the table's last lines: what was said before this page (or this connection) came
+        this.chats.set(message.table_id, message.messages.map((m) => ({name: m.name, text: m.text, player_id: m.player_id}))
+          .slice(-CHAT_KEEP));
+        this._emit({what: "chat", table_id: message.table_id});
+        break;
       case "table_closed":
         this.forget(message.table_id);
         this._emit({what: "closed", table_id: message.table_id, reason: message.reason});

@@ -34,6 +34,7 @@ from wizard.engine import (
 )
 
 from .bots import BotGate, bot_id, bot_name, draw_settings
+from .chat import ChatLog
 from .connection import Connection
 from .db import StoredGame
 from .metrics import ServerMetrics
@@ -144,6 +145,7 @@ class Table:
         self.moves = 0  # actions in the current game (the bots' move number)
         self.lock = asyncio.Lock()
         self.spectators: set[Connection] = set()
+        self.chat_log = ChatLog()
         self.turns = TurnRunner(self)
         self.idle_since: float | None = None
         self.log = log.bind(table_id=self.table_id)
@@ -238,6 +240,7 @@ class Table:
                 self.host = player
             self.log.info("player_joined", player_id=player.player_id, seat=seat.index)
             self._seats_changed()
+            self._send_chat_backlog(player)
 
     async def leave(self, player: Player) -> None:
         """Give up the seat (a bot takes it over during a game) or stop spectating."""
@@ -314,6 +317,7 @@ class Table:
             connection.send(self.info())
             if self.game is not None:
                 connection.send(self._update_for(None, []))
+            self._send_chat_backlog(connection)
 
     def _stop_spectating(self, connection: Connection) -> None:
         self.spectators.discard(connection)
@@ -440,6 +444,7 @@ class Table:
             connection.send(self.info())
             if self.game is not None:
                 connection.send(self._update_for(seat.index, []))
+            self._send_chat_backlog(connection)
 
     async def player_disconnected(self, player: Player) -> None:
         """A seated player's last connection closed: the grace period starts."""
@@ -485,16 +490,22 @@ class Table:
             connection.send(self.info())
             if self.game is not None:
                 connection.send(self._update_for(seat.index if seat else None, []))
+            self._send_chat_backlog(connection)
 
     # --- sending --------------------------------------------------------------------------
 
     def chat(self, message: ChatMessage) -> None:
-        """Pass a chat line to everyone at the table (players and spectators)."""
+        """Pass a chat line to everyone at the table (players and spectators); keep it."""
+        self.chat_log.add(message)
         text = encode(message)
         for player in self.humans():
             player.send_text(text, "chat")
         for connection in tuple(self.spectators):
             connection.send_text(text, "chat")
+
+    def _send_chat_backlog(self, to: Player | Connection) -> None:
+        if self.chat_log:
+            to.send(self.chat_log.backlog(self.table_id))
 
     def _clock(self) -> Clock | None:
         clock = self.turns.clock
