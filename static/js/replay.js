@@ -8,7 +8,11 @@ import {displayNames, feltView} from "./felt.js";
 import {ranking, scoreChart, scorePad} from "./scoresheet.js";
 
 async function getJson(url) {
-  const response = await fetch(url, {headers: {Accept: "application/json"}});
+  // the token of hello: "Recent games" then lists my private games (and bot games) too
+  const token = localStorage.getItem("wizard.token");
+  const headers = {Accept: "application/json"};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(url, {headers});
   if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
   return response.json();
 }
