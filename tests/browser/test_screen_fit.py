@@ -4,11 +4,12 @@ control inside the viewport for 3–6 players in rounds 1, 8 and the last, on a 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import FloatRect, Page
 
 from .helpers import autoplay_to_round, play_bots, play_step
 
@@ -18,14 +19,20 @@ PHONE = (390, 844)
 MIN_CARD_SLICE_PX = 24
 
 
-def box(page: Page, selector: str) -> dict[str, float]:
+def box(page: Page, selector: str) -> FloatRect:
     found = page.locator(selector).first.bounding_box()
     assert found is not None, f"{selector} is not on the page"
     return found
 
 
+def viewport(page: Page) -> tuple[int, int]:
+    size = page.viewport_size
+    assert size is not None
+    return size["width"], size["height"]
+
+
 def assert_in_view(page: Page, selector: str, where: str) -> None:
-    width, height = page.viewport_size["width"], page.viewport_size["height"]  # type: ignore[index]
+    width, height = viewport(page)
     b = box(page, selector)
     assert b["x"] >= 0 and b["y"] >= 0, f"{where}: {selector} starts outside the screen: {b}"
     assert b["x"] + b["width"] <= width + 0.5, f"{where}: {selector} is cut off on the right: {b}"
@@ -39,7 +46,7 @@ def card_slices(page: Page) -> list[float]:
         ".map(c => { const b = c.getBoundingClientRect(); return {x: b.x, y: b.y, w: b.width}; }))")
     flat = sorted((c for row in rows for c in row), key=lambda c: (round(c["y"]), c["x"]))
     slices = []
-    for left, right in zip(flat, flat[1:], strict=False):
+    for left, right in itertools.pairwise(flat):
         if round(left["y"]) == round(right["y"]):
             slices.append(right["x"] - left["x"])
     return slices
@@ -52,15 +59,16 @@ def check_fit(page: Page, where: str) -> None:
         for element in page.locator(selector).all():
             b = element.bounding_box()
             assert b is not None
-            assert b["y"] + b["height"] <= page.viewport_size["height"] + 0.5, (  # type: ignore[index]
+            assert b["y"] + b["height"] <= viewport(page)[1] + 0.5, (
                 f"{where}: a {selector} is below the fold")
     scroll_width = page.evaluate("() => document.documentElement.scrollWidth")
-    assert scroll_width <= page.viewport_size["width"], f"{where}: the page scrolls sideways"  # type: ignore[index]
+    assert scroll_width <= viewport(page)[0], f"{where}: the page scrolls sideways"
     slices = card_slices(page)
-    assert not slices or min(slices) >= MIN_CARD_SLICE_PX, f"{where}: hand cards are slivers: {slices}"
+    assert not slices or min(slices) >= MIN_CARD_SLICE_PX, (
+        f"{where}: hand cards are slivers: {slices}")
 
 
-def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+def overlaps(a: FloatRect, b: FloatRect) -> bool:
     return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
                 or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
 
@@ -97,4 +105,5 @@ def test_the_decision_fits_one_screen_in_every_round(
                 if page.locator(".hand.my-turn").count() and page.locator(".trick-card").count():
                     break
                 play_step(page)
-            in_both_sizes(page, check_trick_clear_of_seats, f"{players} players, a trick of round 8")
+            in_both_sizes(page, check_trick_clear_of_seats,
+                          f"{players} players, a trick of round 8")
