@@ -19,13 +19,17 @@ PACED = {"trickShowMs": 900, "roundShowMs": 1500}
 # Every change of the table, as the player saw it (duplicates dropped).
 RECORDER = """() => {
   window.__seen = [];
-  const text = (sel) => { const el = document.querySelector(sel); return el ? el.textContent : null; };
+  const text = (sel) => {
+    const el = document.querySelector(sel);
+    return el ? el.textContent : null;
+  };
   const snap = () => {
     const trick = document.querySelector('.trick');
     const me = document.querySelector('.seat.me');
     const s = {
       round: text('.round-info'), caption: text('.trick-caption'), trump: text('.trump-text span'),
-      summary: text('#round-summary h2'), hand: document.querySelectorAll('.hand button.card').length,
+      summary: text('#round-summary h2'),
+      hand: document.querySelectorAll('.hand button.card').length,
       sweep: Boolean(document.querySelector('.trick.sweep')),
       winner: trick && trick.dataset.winner !== undefined ? Number(trick.dataset.winner) : null,
       winnerName: null, me: me ? Number(me.dataset.seat) : null,
