@@ -26,6 +26,9 @@ function closingObservation(before, trick, result) {
     ...before, hand, hand_sizes: before.hand_sizes.map(() => hand.length),
     phase: "playing", current_player: null, current_trick: [], legal_actions: [], lead_suit: null,
     tricks_won: tricks, last_trick: trick, bids: result ? [...result.bids] : before.bids,
+    // the round is scored: its row on the score sheet, the new totals on the seats
+    scores: result ? [...result.scores] : before.scores,
+    round_history: result ? [...before.round_history, result] : before.round_history,
   };
 }
 

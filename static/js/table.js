@@ -242,7 +242,8 @@ export class TableView {
         me !== null ? this.alertButtons() : null,
         this.leaveButton()));
     const seats = displayNames(info.seats).map((name, i) => ({...info.seats[i], name}));
-    const lastTrick = shown.completedTrick ? null : obs.last_trick;
+    // the previous trick of this round (the engine's last_trick also spans into the next deal)
+    const lastTrick = !shown.completedTrick && obs.phase === "playing" && obs.trick_number > 1 ? obs.last_trick : null;
     if (!lastTrick) this.reviewOpen = false;
     const reviewButton = h("button", {
       type: "button", class: `btn btn-small last-trick-btn ${this.reviewOpen ? "active" : ""}`, id: "last-trick",
@@ -454,7 +455,7 @@ export class TableView {
       const change = result.score_changes[seat];
       const made = bid === won;
       const who = seat === me ? "You" : seats[seat].name;
-      const verdict = made ? (seat === me ? "made your bid" : "made the bid")
+      const verdict = made ? (seat === me ? "made your bid" : "made it")
         : `missed by ${Math.abs(won - bid)}`;
       return h("tr", {class: `${made ? "made" : "missed"} ${seat === me ? "mine" : ""}`, dataset: {seat: String(seat)}},
         h("th", {scope: "row", class: "sum-name", title: seats[seat].name}, who),
