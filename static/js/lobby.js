@@ -54,6 +54,7 @@ export class LobbyView {
   }
 
   mount(main) {
+    document.title = "Wizard online";
     this.listBox = h("div", {class: "table-list", "aria-live": "polite"});
     this.mineBox = h("div");
     this.historyBox = h("div", {class: "history-box"});
