@@ -49,7 +49,7 @@ export class HelpView {
       h("section", {"aria-labelledby": "help-trump"},
         h("h2", {id: "help-trump"}, "Trump"),
         h("p", null, "After dealing, the next card is turned up: its suit is trump for the round. Any trump beats every card of the lead suit. A turned-up Jester means no trump; a turned-up Wizard means no trump too, unless the table lets the dealer name one. The last round has no trump (all cards are dealt)."),
-        row([26, 10], "Green is trump: the green 1 beats the red 11.")),
+        row([10, 26], "Red 11 was led, green is trump: the green 1 takes the trick.")),
       h("section", {"aria-labelledby": "help-win"},
         h("h2", {id: "help-win"}, "Who takes the trick"),
         h("ol", null,

@@ -261,7 +261,7 @@ export class TableView {
       n, bottom: me === null ? 0 : me, me, obs, seats,
       completedTrick: shown.completedTrick, sweep: shown.sweep, clock: shown.clock,
       isFresh: (id) => !this.trickSeen.has(id),
-      topExtra: reviewButton, extra: overlays,
+      topExtra: obs.phase === "finished" ? null : reviewButton, extra: overlays,
     });
     this.trickSeen = new Set((shown.completedTrick ? shown.completedTrick.cards : obs.current_trick).map((p) => p.card.id));
     const parts = [head, h("div", {class: "felt-wrap"}, felt, obs.phase === "finished" ? this.endPanel(info, obs) : null)];
