@@ -2,20 +2,20 @@
 // (off unless the player turns it on) and a desktop notification (if the player allowed it)
 // when the page is not in view.
 
-import {h} from "./dom.js";
+import {h, s, toast} from "./dom.js";
 
 const SOUND_KEY = "wizard.sound";
 const NOTIFY_KEY = "wizard.notify";
 const TURN_MARK = "▶ Your turn · ";
 
-function icon(dot) {
+function faviconUrl(dot) {
   const star = "%3Cpath fill='%23f2c14e' d='M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6-4.9-4.6 6.6-.8z'/%3E";
   const mark = dot ? "%3Ccircle cx='18.5' cy='5.5' r='5' fill='%23ef4b4b' stroke='%23111' stroke-width='1'/%3E" : "";
   return `data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E${star}${mark}%3C/svg%3E`;
 }
 
-export const FAVICON = icon(false);
-export const FAVICON_TURN = icon(true);
+export const FAVICON = faviconUrl(false);
+export const FAVICON_TURN = faviconUrl(true);
 
 function faviconLink() {
   let link = document.querySelector("link[rel=icon]");
@@ -110,4 +110,41 @@ export class TurnAlert {
     link.href = FAVICON;
     link.dataset.turn = "no";
   }
+}
+
+const ICONS = {
+  sound: "M4 9h4l5-4v14l-5-4H4zM16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12",
+  mute: "M4 9h4l5-4v14l-5-4H4zM16 9l5 6M21 9l-5 6",
+  bell: "M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0",
+  "bell-off": "M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0M3 3l18 18",
+};
+
+/** A small line icon drawn in SVG (no icon font needed). */
+function icon(name) {
+  return s("svg", {class: "icon", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false"},
+    s("path", {d: ICONS[name]}));
+}
+
+/** The sound and notification toggles of the table head; `changed()` redraws them. */
+export function alertButtons(changed) {
+  const sound = alertPrefs.sound;
+  const notify = alertPrefs.notify;
+  return [
+    h("button", {type: "button", class: "btn btn-small btn-ghost", id: "alert-sound", "aria-pressed": sound ? "true" : "false",
+                 title: "Play a short sound when it becomes your turn while this tab is in the background",
+                 "aria-label": sound ? "Turn sound: on" : "Turn sound: off",
+                 onClick: () => {
+                   alertPrefs.sound = !sound;
+                   changed();
+                 }}, icon(sound ? "sound" : "mute"), h("span", {class: "wide-only"}, sound ? "Sound on" : "Sound off")),
+    "Notification" in window ? h("button", {type: "button", class: "btn btn-small btn-ghost", id: "alert-notify",
+      "aria-pressed": notify ? "true" : "false",
+      "aria-label": notify ? "Turn notifications: on" : "Turn notifications: off",
+      title: "Show a notification when it becomes your turn while this tab is in the background",
+      onClick: async () => {
+        if (notify) disableNotifications();
+        else if (!(await enableNotifications())) toast("Notifications are blocked for this site in your browser's settings.", "info");
+        changed();
+      }}, icon(notify ? "bell" : "bell-off"), h("span", {class: "wide-only"}, notify ? "Alerts on" : "Alerts off")) : null,
+  ];
 }

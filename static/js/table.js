@@ -1,9 +1,10 @@
 // A table: the waiting room before the game, then the felt, my hand, the bid / trump /
 // play controls, the score sheet, chat, and the ranking at the end.
 
-import {h, keepFocus, mount, s, toast} from "./dom.js";
-import {alertPrefs, disableNotifications, enableNotifications, TurnAlert} from "./alerts.js";
-import {cardButton, cardLabel, cardView, SUITS, sortHand, suitIcon, suitLabel} from "./cards.js";
+import {h, keepFocus, mount, toast} from "./dom.js";
+import {alertButtons, TurnAlert} from "./alerts.js";
+import {previousTrickPanel, roundSummaryPanel} from "./roundend.js";
+import {cardButton, cardLabel, SUITS, sortHand, suitIcon, suitLabel} from "./cards.js";
 import {ChatPanel} from "./chat.js";
 import {displayNames, feltView, tickClocks} from "./felt.js";
 import {ROUND_SHOW_MS} from "./state.js";
@@ -17,19 +18,6 @@ const JOIN_PROBLEMS = {
   seat_taken: "That seat is taken.",
   no_such_table: "There is no such table (it may have closed).",
 };
-
-const ICONS = {
-  sound: "M4 9h4l5-4v14l-5-4H4zM16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12",
-  mute: "M4 9h4l5-4v14l-5-4H4zM16 9l5 6M21 9l-5 6",
-  bell: "M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0",
-  "bell-off": "M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0M3 3l18 18",
-};
-
-/** A small line icon drawn in SVG (no icon font needed). */
-function icon(name) {
-  return s("svg", {class: "icon", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false"},
-    s("path", {d: ICONS[name]}));
-}
 
 /** A touch screen without a fine pointer: cards are tapped to select, then confirmed. */
 function isTouch() {
@@ -239,7 +227,7 @@ export class TableView {
           this.scoreBox.scrollIntoView({behavior: "smooth", block: "start"});
           this.scoreBox.focus({preventScroll: true});
         }}, h("span", {class: "wide-only"}, "Score sheet"), h("span", {class: "narrow-only"}, "Scores")),
-        me !== null ? this.alertButtons() : null,
+        me !== null ? alertButtons(() => this.render()) : null,
         this.leaveButton()));
     const seats = displayNames(info.seats).map((name, i) => ({...info.seats[i], name}));
     // the previous trick of this round (the engine's last_trick also spans into the next deal)
@@ -255,8 +243,15 @@ export class TableView {
       },
     }, "Last trick");
     const overlays = [];
-    if (this.reviewOpen && lastTrick) overlays.push(this.reviewPanel(lastTrick, seats, me));
-    if (shown.roundSummary) overlays.push(this.roundSummary(shown.roundSummary, seats, me, game));
+    if (this.reviewOpen && lastTrick) {
+      overlays.push(previousTrickPanel({trick: lastTrick, seats, me, onClose: () => {
+        this.reviewOpen = false;
+        this.render();
+      }}));
+    }
+    if (shown.roundSummary) {
+      overlays.push(roundSummaryPanel({result: shown.roundSummary, seats, me, onContinue: () => game && game.skipHold()}));
+    }
     const felt = feltView({
       n, bottom: me === null ? 0 : me, me, obs, seats,
       completedTrick: shown.completedTrick, sweep: shown.sweep, clock: shown.clock,
@@ -431,71 +426,6 @@ export class TableView {
     } catch {
       // refused: the error toast (if any) says why; the next update shows the truth
     }
-  }
-
-  reviewPanel(trick, seats, me) {
-    const name = (seat) => (seat === me ? "You" : seats[seat].name);
-    return h("section", {class: "last-trick-panel", id: "last-trick-panel", "aria-label": "The previous trick"},
-      h("div", {class: "review-head"}, h("h2", null, "Previous trick"),
-        h("button", {type: "button", class: "btn btn-small btn-ghost", "aria-label": "Close the previous trick",
-                     onClick: () => {
-                       this.reviewOpen = false;
-                       this.render();
-                     }}, "Close")),
-      h("ol", {class: "review-cards"}, trick.cards.map((played) => h("li", {
-        class: played.player === trick.winner ? "winner" : "", dataset: {seat: String(played.player)}},
-        cardView(played.card, {size: "sm"}),
-        h("span", {class: "review-name", title: seats[played.player].name}, name(played.player))))),
-      h("p", {class: "review-winner"}, `${name(trick.winner)} took the trick.`));
-  }
-
-  roundSummary(result, seats, me, game) {
-    const rows = result.bids.map((bid, seat) => {
-      const won = result.tricks[seat];
-      const change = result.score_changes[seat];
-      const made = bid === won;
-      const who = seat === me ? "You" : seats[seat].name;
-      const verdict = made ? (seat === me ? "made your bid" : "made it")
-        : `missed by ${Math.abs(won - bid)}`;
-      return h("tr", {class: `${made ? "made" : "missed"} ${seat === me ? "mine" : ""}`, dataset: {seat: String(seat)}},
-        h("th", {scope: "row", class: "sum-name", title: seats[seat].name}, who),
-        h("td", null, String(bid)), h("td", null, String(won)),
-        h("td", {class: "sum-verdict"}, verdict),
-        h("td", {class: `sum-points ${change >= 0 ? "plus" : "minus"}`}, `${change >= 0 ? "+" : "−"}${Math.abs(change)}`),
-        h("td", {class: "sum-total"}, String(result.scores[seat])));
-    });
-    return h("section", {class: "round-summary", id: "round-summary", role: "status", "aria-labelledby": "summary-title"},
-      h("h2", {id: "summary-title"}, `Round ${result.round_number} is over`),
-      h("table", {class: "summary-table"},
-        h("thead", null, h("tr", null, h("th", {scope: "col"}, "Player"), h("th", {scope: "col"}, "Bid"),
-          h("th", {scope: "col"}, "Won"), h("th", {scope: "col"}, ""), h("th", {scope: "col"}, "Points"),
-          h("th", {scope: "col"}, "Total"))),
-        h("tbody", null, rows)),
-      h("div", {class: "row"}, h("button", {type: "button", class: "btn btn-primary btn-small", id: "summary-continue",
-        onClick: () => game && game.skipHold()}, "Continue")));
-  }
-
-  alertButtons() {
-    const sound = alertPrefs.sound;
-    const notify = alertPrefs.notify;
-    return [
-      h("button", {type: "button", class: "btn btn-small btn-ghost", id: "alert-sound", "aria-pressed": sound ? "true" : "false",
-                   title: "Play a short sound when it becomes your turn while this tab is in the background",
-                   "aria-label": sound ? "Turn sound: on" : "Turn sound: off",
-                   onClick: () => {
-                     alertPrefs.sound = !sound;
-                     this.render();
-                   }}, icon(sound ? "sound" : "mute"), h("span", {class: "wide-only"}, sound ? "Sound on" : "Sound off")),
-      "Notification" in window ? h("button", {type: "button", class: "btn btn-small btn-ghost", id: "alert-notify",
-        "aria-pressed": notify ? "true" : "false",
-        title: "Show a notification when it becomes your turn while this tab is in the background",
-        onClick: async () => {
-          if (notify) disableNotifications();
-          else if (!(await enableNotifications())) toast("Notifications are blocked for this site in your browser's settings.", "info");
-          this.render();
-        }, "aria-label": notify ? "Turn notifications: on" : "Turn notifications: off"},
-        icon(notify ? "bell" : "bell-off"), h("span", {class: "wide-only"}, notify ? "Alerts on" : "Alerts off")) : null,
-    ];
   }
 
   endPanel(info, obs) {

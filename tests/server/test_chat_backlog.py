@@ -3,8 +3,11 @@ spectate, so a reload or a late spectator sees what was said before."""
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
+from wizard.server import chat, visibility
 from wizard.server.chat import CHAT_BACKLOG, ChatLog
 from wizard.server.protocol import ChatMessage
 
@@ -83,3 +86,9 @@ def test_a_table_without_chat_sends_no_backlog(harness: Harness) -> None:
     bob.ok({"type": "spectate", "table_id": table_id})
     bob.ok({"type": "ping"})
     assert not [m for m in bob.messages if m["type"] == "chat_backlog"]
+
+
+def test_the_docstring_examples_hold() -> None:
+    for module in (chat, visibility):
+        result = doctest.testmod(module)
+        assert result.attempted and not result.failed, module.__name__
