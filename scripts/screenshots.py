@@ -2,7 +2,9 @@
 
 Starts its own ``wizard serve`` on a free loopback port (bots at once), drives Debian's
 Chromium with Playwright, and writes: lobby.png, table.png (a trick in progress),
-scoresheet.png (the score pad and chart after some rounds), game-over.png and phone.png.
+round-summary.png (the end of a round), last-trick.png (the previous trick on request),
+scoresheet.png (the score pad and chart after some rounds), game-over.png, phone.png,
+phone-bidding.png (the last round's bid on a phone) and help.png (the rules page).
 
     .venv/bin/python scripts/screenshots.py [--url http://127.0.0.1:8000]
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import shutil
 import sys
 import tempfile
@@ -26,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.browser.helpers import (  # noqa: E402
     CHROMIUM_ARGS,
+    autoplay_to_round,
     enter_name,
     play_bots,
     play_step,
@@ -37,11 +41,12 @@ OUT = ROOT / "docs" / "screenshots"
 
 
 def new_page(browser: Browser, url: str, name: str, size: tuple[int, int] = (1360, 860),
-             trick_show_ms: int = 0) -> Page:
+             trick_show_ms: int = 0, **config: int) -> Page:
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, base_url=url,
                                   device_scale_factor=1)
     context.set_default_timeout(15_000)
-    context.add_init_script(f"window.__WIZARD_CONFIG__ = {{trickShowMs: {trick_show_ms}}}")
+    settings = {"trickShowMs": trick_show_ms, **config}
+    context.add_init_script(f"window.__WIZARD_CONFIG__ = {json.dumps(settings)}")
     page = context.new_page()
     page.goto("/")
     enter_name(page, name)
@@ -99,16 +104,42 @@ def main() -> int:
                                              args=CHROMIUM_ARGS, headless=True)
         try:
             # a finished game first, so the lobby has something under "Recent games"
+            # (a game against bots is listed for its own player only)
             finisher = new_page(browser, url, "Morgan")
             play_bots(finisher, players=3, level="hard")
-            play_until(finisher, ".end .ranking", 150)
+            autoplay_to_round(finisher, 20, timeout_s=120)
+            play_until(finisher, ".end .ranking", 60)
             shoot(finisher, "game-over.png", ".felt-wrap")
 
             open_table(browser, url, "Lancelot", 4, 1, hidden=True)
             open_table(browser, url, "Vivian", 5, 3)
-            lobby = new_page(browser, url, "Ada")
-            expect(lobby.locator(".table-row")).to_have_count(2)
-            shoot(lobby, "lobby.png")
+            finisher.goto("/#/")
+            expect(finisher.locator(".table-list .table-row")).to_have_count(2)
+            expect(finisher.locator(".history-box .game-row")).to_have_count(1)
+            shoot(finisher, "lobby.png")
+
+            # the end of round 1 held on screen, then the previous trick of round 2
+            paced = new_page(browser, url, "Nimue", trick_show_ms=300, roundShowMs=600_000)
+            play_bots(paced, players=4, level="medium")
+            play_step(paced)  # the bid
+            play_step(paced)  # the card
+            expect(paced.locator("#round-summary")).to_be_visible()
+            shoot(paced, "round-summary.png")
+            paced.click("#summary-continue")
+            play_step(paced)  # round 2: the bid
+            for _ in range(8):  # until round 2's first trick is taken
+                if paced.locator(".round-info:has-text('Trick 2')").count():
+                    break
+                play_step(paced)
+            expect(paced.locator("#last-trick")).to_be_enabled()
+            paced.click("#last-trick")
+            expect(paced.locator("#last-trick-panel")).to_be_visible()
+            shoot(paced, "last-trick.png")
+
+            help_page = new_page(browser, url, "Ada", size=(1100, 1300))
+            help_page.goto("/#/help")
+            expect(help_page.locator("#help-title")).to_be_visible()
+            shoot(help_page, "help.png")
 
             page = new_page(browser, url, "Ada", trick_show_ms=0)
             play_bots(page, players=4, level="medium")
@@ -129,6 +160,11 @@ def main() -> int:
             play_until(phone, ".round-info:has-text('Round 3')", 60)
             play_until(phone, ".hand.my-turn", 30)
             shoot(phone, "phone.png")
+
+            late = new_page(browser, url, "Gawain", size=(390, 844))
+            play_bots(late, players=3, level="easy")
+            autoplay_to_round(late, 20, timeout_s=120)
+            shoot(late, "phone-bidding.png")
         finally:
             browser.close()
     for path in sorted(OUT.glob("*.png")):

@@ -2,6 +2,7 @@
 
 import {h, mount, toast} from "./dom.js";
 import {GamesView, ReplayView} from "./replay.js";
+import {HelpView} from "./help.js";
 import {LobbyView} from "./lobby.js";
 import {Socket} from "./socket.js";
 import {Store} from "./state.js";
@@ -52,6 +53,10 @@ socket.addEventListener("status", (event) => {
     identified = false;
     store.connectionLost();
     setConnState("reconnecting", "Reconnecting…");
+  } else if (state === "stalled") {
+    setConnState("stalled", "Connection lost: no answer from the server…");
+  } else if (state === "open" && event.detail.recovered) {
+    setConnState(identified ? "open" : "connecting", identified ? "Connected" : "Connecting…");
   } else if (state === "open") {
     setConnState("connecting", everIdentified ? "Reconnecting…" : "Connecting…");
   }
@@ -68,6 +73,7 @@ store.addEventListener("change", (event) => {
     localStorage.setItem(TOKEN_KEY, store.me.token);
     meButton.hidden = false;
     meButton.textContent = store.me.name;
+    meButton.title = `${store.me.name}: change your name`;
   } else if (d.what === "closed") {
     toast(d.reason === "idle" ? "The table was closed: nobody played for a while."
       : "The table was closed.", "info");
@@ -109,6 +115,7 @@ function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   if (parts[0] === "table" && parts[1]) return {key: `table:${parts[1]}`, make: () => new TableView(ctx, parts[1], "play")};
   if (parts[0] === "watch" && parts[1]) return {key: `watch:${parts[1]}`, make: () => new TableView(ctx, parts[1], "watch")};
+  if (parts[0] === "help") return {key: "help", make: () => new HelpView(ctx)};
   if (parts[0] === "games") return {key: "games", make: () => new GamesView(ctx)};
   if (parts[0] === "replay" && parts[1]) return {key: `replay:${parts[1]}`, make: () => new ReplayView(ctx, parts[1])};
   return {key: "lobby", make: () => new LobbyView(ctx)};
@@ -117,7 +124,7 @@ function parseRoute() {
 function route({resume = false} = {}) {
   if (!localStorage.getItem(NAME_KEY)) return;
   const next = parseRoute();
-  const offline = next.key === "games" || next.key.startsWith("replay:");
+  const offline = next.key === "games" || next.key === "help" || next.key.startsWith("replay:");
   if (!identified && !offline) return; // views that talk to the server wait for hello
   if (current && current.key === next.key) {
     if (resume && current.view.resume) current.view.resume();
@@ -127,27 +134,39 @@ function route({resume = false} = {}) {
   current = {key: next.key, view: next.make()};
   main.replaceChildren();
   current.view.mount(main);
+  const section = next.key === "games" || next.key.startsWith("replay:") ? "#/games"
+    : next.key === "help" ? "#/help" : "#/";
   for (const link of document.querySelectorAll(".topnav a")) {
-    const active = (link.getAttribute("href") === "#/games") === (next.key === "games" || next.key.startsWith("replay:"));
-    link.toggleAttribute("aria-current", active);
+    link.toggleAttribute("aria-current", link.getAttribute("href") === section);
   }
 }
 
 function nameForm({initial = "", onDone}) {
+  const problem = h("p", {class: "form-problem", id: "name-problem", role: "alert"});
   const input = h("input", {id: "name-input", name: "name", required: true, maxlength: "32",
-                            autocomplete: "nickname", value: initial, placeholder: "e.g. Merlin"});
+                            autocomplete: "nickname", value: initial, placeholder: "e.g. Merlin",
+                            "aria-describedby": "name-problem",
+                            onInput: () => {
+                              problem.textContent = "";
+                              input.removeAttribute("aria-invalid");
+                            }});
   const form = h("form", {class: "panel name-panel", "aria-labelledby": "name-title",
                           onSubmit: (event) => {
                             event.preventDefault();
                             const name = input.value.trim();
-                            if (!name) return;
+                            if (!name) {
+                              problem.textContent = "Please type a name: spaces alone are not a name.";
+                              input.setAttribute("aria-invalid", "true");
+                              input.focus();
+                              return;
+                            }
                             localStorage.setItem(NAME_KEY, name);
                             onDone(name);
                           }},
     h("h1", {id: "name-title"}, "Welcome to Wizard"),
     h("p", {class: "muted"}, "The trick-taking game of bids: say how many tricks you will take, then take exactly that many."),
     h("label", {for: "name-input"}, "Your name"),
-    input,
+    input, problem,
     h("button", {class: "btn btn-primary", type: "submit"}, "Let's play"));
   setTimeout(() => input.focus(), 0);
   return form;

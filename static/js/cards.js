@@ -101,7 +101,7 @@ export function cardButton(card, {state, onPlay, why, tabindex = -1}) {
     title: playable ? `Play ${cardLabel(card)}` : state === "illegal" ? why || "cannot be played now" : cardLabel(card),
     tabindex: String(tabindex),
     dataset: {card: String(card.id), focusKey: `card-${card.id}`, focusGroup: "hand"},
-    onClick: () => playable && onPlay(card),
+    onClick: (event) => playable && onPlay(card, event),
   }, face(card));
 }
 

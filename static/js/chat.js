@@ -39,7 +39,7 @@ export class ChatPanel {
     const me = this.ctx.store.me && this.ctx.store.me.player_id;
     const nearBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
     mount(this.list, lines.length ? lines.map((line) => h("li", {class: line.player_id === me ? "mine" : ""},
-      h("b", null, line.name), " ", h("span", null, line.text)))
+      h("b", {class: "chat-name", title: line.name}, line.name), " ", h("span", null, line.text)))
       : h("li", {class: "muted"}, "No messages yet."));
     if (nearBottom) this.list.scrollTop = this.list.scrollHeight;
   }

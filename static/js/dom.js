@@ -8,7 +8,12 @@ function applyAttrs(el, attrs) {
     if (key === "class") el.setAttribute("class", value);
     else if (key === "text") el.textContent = value;
     else if (key === "dataset") Object.assign(el.dataset, value);
-    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (key === "style" && typeof value === "object") {
+      for (const [prop, v] of Object.entries(value)) {
+        if (prop.startsWith("--")) el.style.setProperty(prop, v);
+        else el.style[prop] = v;
+      }
+    }
     else if (key.startsWith("on") && typeof value === "function") {
       el.addEventListener(key.slice(2).toLowerCase(), value);
     } else if (value === true) el.setAttribute(key, "");
@@ -66,14 +71,30 @@ export function keepFocus(container, render) {
   if (target && !target.disabled) target.focus({preventScroll: true});
 }
 
-/** A short notice at the bottom of the screen. */
+const TOASTS_SHOWN = 3;
+
+/**
+ * A short notice near the top of the screen. The same text again while it is still shown
+ * renews that toast instead of stacking a copy; at most a few are shown at once.
+ */
 export function toast(message, kind = "info", ms = 4000) {
   const box = document.getElementById("toasts");
   if (!box) return;
-  const el = h("div", {class: `toast toast-${kind}`}, message);
-  box.append(el);
-  setTimeout(() => el.classList.add("toast-out"), ms - 300);
-  setTimeout(() => el.remove(), ms);
+  const text = String(message);
+  let el = [...box.children].find((t) => t.textContent === text && !t.classList.contains("toast-out"));
+  if (el) {
+    clearTimeout(el._fade);
+    clearTimeout(el._gone);
+    el.className = `toast toast-${kind}`;
+    box.append(el); // the renewed one is the newest
+  } else {
+    el = h("div", {class: `toast toast-${kind}`}, text);
+    box.append(el);
+  }
+  while (box.children.length > TOASTS_SHOWN) box.firstElementChild.remove();
+  const shown = el;
+  shown._fade = setTimeout(() => shown.classList.add("toast-out"), ms - 300);
+  shown._gone = setTimeout(() => shown.remove(), ms);
 }
 
 export function formatClock(ms) {

@@ -26,7 +26,8 @@ function place(seat, bottom, n) {
   const sin = Math.sin(angle);
   return {
     seat: {left: `${50 + 40 * cos}%`, top: `${50 + 38 * sin}%`},
-    card: {left: `${50 + 17 * cos}%`, top: `${50 + 17 * sin}%`},
+    // the trick stays a compact cluster in the middle, clear of the seat panels
+    card: {left: `calc(50% + ${cos.toFixed(3)} * var(--trick-rx))`, top: `calc(50% + ${sin.toFixed(3)} * var(--trick-ry))`},
   };
 }
 
@@ -56,7 +57,7 @@ function seatPanel({seat, info, obs, bottom, n, clock, me}) {
   },
     h("div", {class: "seat-name"},
       h("span", {class: "seat-dot", style: {background: PLAYER_COLOURS[seat % PLAYER_COLOURS.length]}, "aria-hidden": "true"}),
-      h("span", {class: "seat-name-text"}, name), seat === me ? h("span", {class: "you"}, "you") : null,
+      h("span", {class: "seat-name-text", title: name}, name), seat === me ? h("span", {class: "you"}, "you") : null,
       obs.dealer === seat ? h("span", {class: "dealer", title: "Dealer"}, "D") : null),
     h("div", {class: "seat-stats"},
       h("span", {class: `stat stat-bid ${hidden ? "hidden-bid" : ""}`}, h("small", null, "Bid"), h("b", null, bid)),
@@ -83,37 +84,68 @@ function trumpBox(obs) {
       h("span", null, obs.trump_suit ? suitIcon(obs.trump_suit, "trump-icon") : null, text)));
 }
 
+/** "3 over", "2 under", "even": the sum of the bids shown against the cards dealt. */
+export function bidBalance(obs) {
+  if (obs.phase !== "bidding" && obs.phase !== "playing") return null;
+  const known = obs.bids.filter((b) => b !== null && b !== undefined);
+  const placed = obs.has_bid.filter(Boolean).length;
+  if (!placed) return null;
+  if (known.length < placed) return {text: "Bids hidden until all have bid", total: null};
+  const total = known.reduce((a, b) => a + b, 0);
+  const diff = total - obs.round_number;
+  const so = placed < obs.num_players ? " so far" : "";
+  const verdict = diff > 0 ? `${diff} over` : diff < 0 ? `${-diff} under` : "even";
+  return {text: `Bids${so}: ${total} of ${obs.round_number} (${verdict})`,
+          total, diff, complete: placed === obs.num_players};
+}
+
+/** Who took a trick, in words: "You take the trick", "Ada takes the trick". */
+export function trickWinnerText(name, isMe) {
+  return isMe ? "You take the trick" : `${name} takes the trick`;
+}
+
 /**
  * params: {n, bottom (seat drawn at the bottom), me (my seat or null), seats (table seat
- * infos), obs (observation-shaped), completedTrick (TrickResult JSON or null), clock,
- * onTrickClick, isFresh (card id → animate it as just played?)}
+ * infos), obs (observation-shaped), completedTrick (TrickResult JSON or null), sweep (the
+ * taken trick moves to its winner), clock, isFresh (card id → animate it as just played?),
+ * extra (elements laid over the felt)}
  */
-export function feltView({n, bottom, me, seats, obs, completedTrick, clock, onTrickClick, isFresh = () => false}) {
+export function feltView({n, bottom, me, seats, obs, completedTrick, sweep = false, clock, isFresh = () => false,
+                          topExtra = null, extra = null}) {
   const trickCards = completedTrick ? completedTrick.cards : obs.current_trick;
   const winner = completedTrick ? completedTrick.winner : null;
   const names = (seat) => (seats[seat] ? seats[seat].name : `Seat ${seat + 1}`);
+  const to = winner !== null ? place(winner, bottom, n).seat : null;
   const trick = h("div", {
-    class: `trick ${completedTrick ? "completed" : ""}`,
+    class: `trick ${completedTrick ? "completed" : ""} ${sweep ? "sweep" : ""}`,
     role: "group",
-    "aria-label": completedTrick ? `Completed trick, won by ${names(winner)}` : "Current trick",
-    onClick: completedTrick && onTrickClick ? onTrickClick : null,
+    "aria-label": completedTrick ? `Completed trick, won by ${winner === me ? "you" : names(winner)}` : "Current trick",
+    dataset: winner !== null ? {winner: String(winner)} : null,
   },
     trickCards.map((played, i) => h("div", {
       class: `trick-card ${played.player === winner ? "winner" : ""} ${isFresh(played.card.id) ? "fresh" : ""}`,
-      style: {...place(played.player, bottom, n).card, zIndex: String(i + 1)},
+      style: {...place(played.player, bottom, n).card, zIndex: String(i + 1),
+              ...(to ? {"--to-left": to.left, "--to-top": to.top} : {})},
       dataset: {seat: String(played.player)},
     }, cardView(played.card, {size: "md", label: `${names(played.player)} played ${cardLabel(played.card)}`}))));
-  const caption = completedTrick
-    ? h("div", {class: "trick-caption", role: "status"}, `${names(winner)} ${winner === me ? "take" : "takes"} the trick`)
+  const caption = completedTrick && !sweep
+    ? h("div", {class: "trick-caption", role: "status"}, trickWinnerText(names(winner), winner === me))
     : null;
   const roundText = obs.phase === "finished" ? "Game over"
     : `Round ${obs.round_number} of ${obs.total_rounds}` +
-      (obs.phase === "playing" ? ` · Trick ${obs.trick_number} of ${obs.round_number}` : "");
+      (obs.phase === "playing" && obs.current_player !== null ? ` · Trick ${obs.trick_number} of ${obs.round_number}` : "");
+  const balance = bidBalance(obs);
+  const felt = h("div", {class: `felt felt-${n}`, dataset: {players: String(n)}},
+    trick, caption,
+    Array.from({length: n}, (_, seat) => seatPanel({seat, info: seats[seat], obs, bottom, n, clock, me})));
   return h("div", {class: "felt-area"},
-    h("div", {class: "felt-top"}, trumpBox(obs), h("div", {class: "round-info"}, roundText)),
-    h("div", {class: `felt felt-${n}`, dataset: {players: String(n)}},
-      trick, caption,
-      Array.from({length: n}, (_, seat) => seatPanel({seat, info: seats[seat], obs, bottom, n, clock, me}))));
+    h("div", {class: "felt-top"}, trumpBox(obs),
+      h("div", {class: "felt-top-mid"}, topExtra),
+      h("div", {class: "round-box"},
+        h("div", {class: "round-info"}, roundText),
+        balance ? h("div", {class: `bid-total ${balance.diff > 0 ? "over" : balance.diff < 0 ? "under" : ""}`,
+                            id: "bid-total", role: "status"}, balance.text) : null)),
+    felt, extra);
 }
 
 /** Refresh every turn clock on the page without a re-render. */

@@ -2,29 +2,31 @@
 
 import {h, mount} from "./dom.js";
 import {recentGamesList} from "./replay.js";
+import {LEVEL_HELP, OPTION_HELP} from "./help.js";
 
 export const LEVELS = ["easy", "medium", "hard", "master"];
 const TURN_CHOICES = [[0, "No clock"], [30, "30 s"], [60, "60 s"], [90, "90 s"], [120, "2 min"]];
 
 export function optionBadges(options, turnSeconds) {
   const badges = [];
-  badges.push(options.forbid_even_bids ? "Bids may not add up" : "Any bid allowed");
-  if (options.hidden_bids) badges.push("Hidden bids");
-  if (options.wizard_trump_dealer_chooses) badges.push("Dealer names trump on a Wizard");
-  if (turnSeconds !== undefined) badges.push(turnSeconds ? `${turnSeconds} s per turn` : "No turn clock");
-  return h("ul", {class: "badges", "aria-label": "Rules"}, badges.map((b) => h("li", {class: "badge"}, b)));
+  badges.push(options.forbid_even_bids ? ["Bids may not add up", OPTION_HELP.forbid_even_bids]
+    : ["Any bid allowed", "The bids may add up to the number of cards dealt."]);
+  if (options.hidden_bids) badges.push(["Hidden bids", OPTION_HELP.hidden_bids]);
+  if (options.wizard_trump_dealer_chooses) badges.push(["Dealer names trump on a Wizard", OPTION_HELP.wizard_trump_dealer_chooses]);
+  if (turnSeconds !== undefined) badges.push([turnSeconds ? `${turnSeconds} s per turn` : "No turn clock", OPTION_HELP.turn_seconds]);
+  return h("ul", {class: "badges", "aria-label": "Rules"}, badges.map(([b, tip]) => h("li", {class: "badge", title: tip}, b)));
 }
 
-function select(id, label, choices, value) {
+function select(id, label, choices, value, tip) {
   return [
-    h("label", {for: id}, label),
-    h("select", {id, name: id},
+    h("label", {for: id, title: tip}, label),
+    h("select", {id, name: id, title: tip},
       choices.map(([v, text]) => h("option", {value: String(v), selected: String(v) === String(value)}, text))),
   ];
 }
 
-function checkbox(id, label, checked, hint) {
-  return h("div", {class: "check"},
+function checkbox(id, label, checked, hint, tip) {
+  return h("div", {class: "check", title: tip},
     h("input", {type: "checkbox", id, name: id, checked}),
     h("label", {for: id}, label, hint ? h("span", {class: "hint"}, hint) : null));
 }
@@ -52,19 +54,25 @@ export class LobbyView {
   }
 
   mount(main) {
+    document.title = "Wizard online";
     this.listBox = h("div", {class: "table-list", "aria-live": "polite"});
     this.mineBox = h("div");
     this.historyBox = h("div", {class: "history-box"});
+    const levelNote = h("p", {class: "hint level-help", id: "level-help", "aria-live": "polite"}, LEVEL_HELP.medium);
     const botsForm = h("form", {class: "stack", "aria-labelledby": "bots-title", onSubmit: (e) => {
       e.preventDefault();
       const f = new FormData(botsForm);
       goToNewTable(this.ctx, () => this.ctx.ask({
         type: "play_bots", players: Number(f.get("bots-players")), level: f.get("bots-level"),
+        turn_seconds: Number(f.get("bots-turn")),
       }));
     }},
       h("div", {class: "row"},
         h("div", {class: "field"}, select("bots-players", "Players", [3, 4, 5, 6].map((n) => [n, `${n} (you + ${n - 1} bots)`]), 4)),
-        h("div", {class: "field"}, select("bots-level", "Bot level", LEVELS.map((l) => [l, l[0].toUpperCase() + l.slice(1)]), "medium"))),
+        h("div", {class: "field"}, select("bots-level", "Bot level", LEVELS.map((l) => [l, l[0].toUpperCase() + l.slice(1)]), "medium",
+          "How strong the bots play")),
+        h("div", {class: "field"}, select("bots-turn", "Turn clock", TURN_CHOICES, 0, OPTION_HELP.turn_seconds))),
+      levelNote,
       h("button", {class: "btn btn-primary btn-big", type: "submit", id: "play-bots"}, "Play against bots"));
 
     const createForm = h("form", {class: "stack", "aria-labelledby": "create-title", onSubmit: (e) => {
@@ -84,12 +92,12 @@ export class LobbyView {
     }},
       h("div", {class: "row"},
         h("div", {class: "field"}, select("create-players", "Players", [3, 4, 5, 6].map((n) => [n, String(n)]), 4)),
-        h("div", {class: "field"}, select("create-turn", "Turn clock", TURN_CHOICES, 60))),
-      h("fieldset", null, h("legend", null, "Rules"),
-        checkbox("opt-even", "Bids may not add up to the cards dealt", true, "the last bidder must leave someone short"),
-        checkbox("opt-hidden", "Hidden bids", false, "bids are revealed once everyone has bid"),
-        checkbox("opt-dealer", "Dealer names trump when a Wizard is turned", false, "otherwise there is no trump")),
-      checkbox("opt-private", "Private table", false, "not listed; players join with your invite link"),
+        h("div", {class: "field"}, select("create-turn", "Turn clock", TURN_CHOICES, 60, OPTION_HELP.turn_seconds))),
+      h("fieldset", null, h("legend", null, "Rules ", h("a", {href: "#/help", class: "legend-link"}, "(how to play)")),
+        checkbox("opt-even", "Bids may not add up to the cards dealt", true, "the last bidder must leave someone short", OPTION_HELP.forbid_even_bids),
+        checkbox("opt-hidden", "Hidden bids", false, "bids are revealed once everyone has bid", OPTION_HELP.hidden_bids),
+        checkbox("opt-dealer", "Dealer names trump when a Wizard is turned", false, "otherwise there is no trump", OPTION_HELP.wizard_trump_dealer_chooses)),
+      checkbox("opt-private", "Private table", false, "not listed; players join with your invite link", OPTION_HELP.private),
       h("button", {class: "btn", type: "submit", id: "create-table"}, "Create table"));
 
     const joinInput = h("input", {id: "join-id", name: "join-id", placeholder: "invite link or table id", autocomplete: "off"});
@@ -102,6 +110,11 @@ export class LobbyView {
       h("label", {class: "sr-only", for: "join-id"}, "Invite link or table id"), joinInput,
       h("button", {class: "btn", type: "submit"}, "Join"));
 
+    const levelSelect = botsForm.querySelector("#bots-level");
+    levelSelect.setAttribute("aria-describedby", "level-help");
+    levelSelect.addEventListener("change", () => {
+      levelNote.textContent = LEVEL_HELP[levelSelect.value] || "";
+    });
     this.root = h("div", {class: "lobby"},
       h("div", {class: "lobby-col"},
         h("section", {class: "panel hero", "aria-labelledby": "bots-title"},
@@ -137,7 +150,7 @@ export class LobbyView {
     mount(this.mineBox, mine.length ? h("div", {class: "mine"},
       h("h3", null, "Your tables"),
       h("ul", {class: "rows"}, mine.map((t) => h("li", {class: "table-row"},
-        h("span", null, tableTitle(t), " · ", statusText(t.status)),
+        h("span", {class: "ellipsis", title: tableTitle(t)}, tableTitle(t), " · ", statusText(t.status)),
         h("a", {class: "btn btn-small btn-primary", href: `#/table/${encodeURIComponent(t.table_id)}`}, "Return"))))) : null);
     const open = store.lobbyTables;
     if (!open.length) {
@@ -153,12 +166,12 @@ export class LobbyView {
     const canJoin = t.status === "waiting" && free > 0 && !seated;
     return h("li", {class: "table-row", dataset: {table: t.table_id}},
       h("div", {class: "table-row-main"},
-        h("strong", null, tableTitle(t)),
+        h("strong", {class: "ellipsis", title: tableTitle(t)}, tableTitle(t)),
         h("span", {class: `status status-${t.status}`}, statusText(t.status)),
         h("span", {class: "muted"}, `${t.seats.length - free}/${t.seats.length} seated`,
           t.spectators ? ` · ${t.spectators} watching` : ""),
-        h("ul", {class: "seat-chips", "aria-label": "Seats"}, t.seats.map((s) => h("li", {class: `chip chip-${s.kind}`},
-          s.kind === "empty" ? "open seat" : s.name))),
+        h("ul", {class: "seat-chips", "aria-label": "Seats"}, t.seats.map((s) => h("li", {class: `chip chip-${s.kind}`,
+          title: s.kind === "empty" ? null : s.name}, s.kind === "empty" ? "open seat" : s.name))),
         optionBadges(t.options, t.turn_seconds)),
       h("div", {class: "table-row-actions"},
         seated ? h("a", {class: "btn btn-small btn-primary", href: `#/table/${encodeURIComponent(t.table_id)}`}, "Return") : null,

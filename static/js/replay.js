@@ -2,13 +2,17 @@
 // The replay only *displays*: each step's state is rebuilt from the dealt hands, the actions
 // and the engine's events (trick winners, round results); no rules are computed here.
 
-import {h, mount} from "./dom.js";
+import {h, mount, s} from "./dom.js";
 import {cardLabel, cardView, sortHand, suitLabel} from "./cards.js";
 import {displayNames, feltView} from "./felt.js";
 import {ranking, scoreChart, scorePad} from "./scoresheet.js";
 
 async function getJson(url) {
-  const response = await fetch(url, {headers: {Accept: "application/json"}});
+  // the token of hello: "Recent games" then lists my private games (and bot games) too
+  const token = localStorage.getItem("wizard.token");
+  const headers = {Accept: "application/json"};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(url, {headers});
   if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
   return response.json();
 }
@@ -27,7 +31,7 @@ function gameRow(game) {
       h("time", {datetime: game.finished}, when(game.finished)),
       h("ul", {class: "game-players", "aria-label": "Players and scores"}, players.map((p, i) =>
         h("li", {class: winners.has(p.seat) ? "winner" : ""},
-          h("span", null, names[i]), " ", h("b", null, String(game.scores[p.seat])),
+          h("span", {class: "ellipsis", title: names[i]}, names[i]), " ", h("b", null, String(game.scores[p.seat])),
           winners.has(p.seat) ? h("span", {class: "tag tag-win"}, "winner") : null)))),
     h("a", {class: "btn btn-small", href: `#/replay/${encodeURIComponent(game.id)}`,
             "aria-label": `Replay the game of ${when(game.finished)}`}, "Replay"));
@@ -139,6 +143,21 @@ export function buildFrames(replay) {
   return frames;
 }
 
+// Drawn icons: the ⏮ / ⏭ glyphs are empty boxes without an emoji font (Debian's Chromium).
+const ICON_PATHS = {
+  first: "M6 5v14M18 5l-9 7 9 7z",
+  last: "M18 5v14M6 5l9 7-9 7z",
+  back: "M15 5l-8 7 8 7z",
+  forward: "M9 5l8 7-8 7z",
+  "trick-back": "M12 5l-8 7 8 7zM20 5l-8 7 8 7z",
+  "trick-forward": "M12 5l8 7-8 7zM4 5l8 7-8 7z",
+};
+
+function replayIcon(name) {
+  return s("svg", {class: "icon icon-solid", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false"},
+    s("path", {d: ICON_PATHS[name]}));
+}
+
 export class ReplayView {
   constructor(ctx, gameId) {
     this.ctx = ctx;
@@ -179,9 +198,30 @@ export class ReplayView {
   }
 
   go(delta) {
+    this.goTo(this.index + delta);
+  }
+
+  goTo(index) {
     const last = this.frames.length - 1;
-    this.index = Math.max(0, Math.min(last, this.index + delta));
+    this.index = Math.max(0, Math.min(last, index));
     this.render();
+  }
+
+  /** The step that ends the next (+1) or the previous (−1) trick, or the first / last step. */
+  trickStep(direction) {
+    const ends = (k) => this.frames[k].completed !== null;
+    if (direction > 0) {
+      for (let k = this.index + 1; k < this.frames.length; k++) if (ends(k)) return k;
+      return this.frames.length - 1;
+    }
+    for (let k = this.index - 1; k > 0; k--) if (ends(k)) return k;
+    return 0;
+  }
+
+  /** The first step that shows round `round` (its deal). */
+  roundStep(round) {
+    const k = this.frames.findIndex((f) => f.round_number === round && !f.completed);
+    return k < 0 ? 0 : k;
   }
 
   toggleAutoplay() {
@@ -227,18 +267,26 @@ export class ReplayView {
       trick_number: frame.tricks_done + 1, hand_sizes: frame.hands.map((hand) => hand.length),
     };
     const justPlayed = frame.step && frame.step.action.type === "play" ? frame.step.action.card : null;
-    const button = (label, text, delta, disabled, id) => h("button", {
-      type: "button", class: "btn btn-small", "aria-label": label, disabled, id, onClick: () => this.go(delta)}, text);
+    const button = (label, content, target, disabled, id) => h("button", {
+      type: "button", class: "btn btn-small", "aria-label": label, title: label, disabled, id,
+      onClick: () => this.goTo(target)}, content);
+    const rounds = replay.rounds.map((r) => r.round_number);
+    const roundSelect = h("select", {id: "replay-round", "aria-label": "Jump to a round", class: "round-select",
+                                     onChange: (e) => this.goTo(this.roundStep(Number(e.target.value)))},
+      rounds.map((r) => h("option", {value: String(r), selected: r === frame.round_number}, `Round ${r}`)));
     const controls = h("div", {class: "replay-controls", role: "group", "aria-label": "Replay controls"},
-      button("First step", "⏮", -Infinity, this.index === 0, "replay-first"),
-      button("Step back", "◀ Back", -1, this.index === 0, "replay-back"),
+      button("First step", replayIcon("first"), 0, this.index === 0, "replay-first"),
+      button("Previous trick", [replayIcon("trick-back"), h("span", {class: "wide-only"}, "Trick")], this.trickStep(-1), this.index === 0, "replay-trick-back"),
+      button("Step back", [replayIcon("back"), "Back"], this.index - 1, this.index === 0, "replay-back"),
       h("span", {class: "step-count", id: "replay-step", "aria-live": "polite"}, `Step ${this.index} of ${last}`),
-      button("Step forward", "Forward ▶", 1, this.index === last, "replay-forward"),
-      button("Last step", "⏭", Infinity, this.index === last, "replay-last"),
+      button("Step forward", ["Forward", replayIcon("forward")], this.index + 1, this.index === last, "replay-forward"),
+      button("Next trick", [h("span", {class: "wide-only"}, "Trick"), replayIcon("trick-forward")], this.trickStep(1), this.index === last, "replay-trick-forward"),
+      button("Last step", replayIcon("last"), last, this.index === last, "replay-last"),
+      roundSelect,
       h("button", {type: "button", class: "btn btn-small btn-ghost", onClick: () => this.toggleAutoplay()},
         this.playing ? "Pause" : "Auto-play"));
     const hands = h("div", {class: "replay-hands"}, frame.hands.map((hand, seat) => h("div", {class: "replay-hand", dataset: {seat: String(seat)}},
-      h("span", {class: "replay-hand-name"}, names[seat]),
+      h("span", {class: "replay-hand-name", title: names[seat]}, names[seat]),
       h("div", {class: "replay-hand-cards", "aria-label": `${names[seat]}'s hand`},
         sortHand(hand).map((card) => cardView(card, {size: "sm"}))))));
     const sheet = {names, totalRounds: Math.floor(60 / n), history: frame.history, mySeat: null,

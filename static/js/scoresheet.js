@@ -32,6 +32,8 @@ export function scorePad(sheet) {
   const {names, totalRounds, history, current, mySeat} = sheet;
   const n = names.length;
   const byRound = new Map(history.map((r) => [r.round_number, r]));
+  // five or six players: one column per player (score over bid/won) so the pad fits the side panel
+  if (n >= 5) return compactPad(sheet, byRound);
   const head = h("thead", null,
     h("tr", null, h("th", {scope: "col", rowspan: "2", class: "rcol", title: "round"}, "Rd"),
       names.map((name, i) => h("th", {scope: "colgroup", colspan: "2", title: name, class: `pcol ${i === mySeat ? "mine" : ""}`},
@@ -72,6 +74,40 @@ export function scorePad(sheet) {
     h("table", {class: "pad"}, h("caption", {class: "sr-only"}, "Score sheet: bid / tricks won and score per round and player"), head, h("tbody", null, rows)));
 }
 
+function compactPad({names, totalRounds, current, mySeat}, byRound) {
+  const head = h("thead", null,
+    h("tr", null, h("th", {scope: "col", class: "rcol", title: "round"}, "Rd"),
+      names.map((name, i) => h("th", {scope: "col", title: name, class: `pcol ${i === mySeat ? "mine" : ""}`},
+        legendMarker(i), " ", name.replace(/ \((easy|medium|hard|master)\)$/, "")))));
+  const rows = [];
+  for (let round = 1; round <= totalRounds; round++) {
+    const result = byRound.get(round);
+    const live = !result && current && current.round_number === round ? current : null;
+    const cells = names.map((_, p) => {
+      if (result) {
+        const made = result.bids[p] === result.tricks[p];
+        const change = result.score_changes[p];
+        const how = made ? "bid made" : `missed by ${Math.abs(result.tricks[p] - result.bids[p])}`;
+        return h("td", {class: `cell ${made ? "made" : "missed"}`,
+                        title: `bid ${result.bids[p]}, won ${result.tricks[p]}: ${how}; ${change >= 0 ? "+" : ""}${change} this round`},
+          h("b", {class: "cell-score"}, String(result.scores[p])),
+          h("small", {class: "bw"}, `${result.bids[p]}/${result.tricks[p]}`,
+            h("span", {class: "mark", "aria-label": made ? "made" : "missed"}, made ? "✓" : "✗")));
+      }
+      if (live) {
+        const bid = live.bids[p];
+        const bidText = bid !== null && bid !== undefined ? String(bid) : live.has_bid[p] ? "•" : "";
+        return h("td", {class: "cell"}, bidText ? h("small", {class: "bw"}, `${bidText}/${live.tricks_won[p]}`) : "");
+      }
+      return h("td", {class: "cell"});
+    });
+    rows.push(h("tr", {class: live ? "current" : result ? "done" : "future"}, h("th", {scope: "row"}, String(round)), cells));
+  }
+  return h("div", {class: "pad-scroll", tabindex: "0", role: "region", "aria-label": "Score sheet"},
+    h("table", {class: "pad pad-compact"},
+      h("caption", {class: "sr-only"}, "Score sheet: score, and bid / tricks won, per round and player"), head, h("tbody", null, rows)));
+}
+
 /** An SVG line chart of each player's score after every round. */
 export function scoreChart({names, totalRounds, history}) {
   const W = 340;
@@ -109,7 +145,7 @@ export function scoreChart({names, totalRounds, history}) {
     s("svg", {viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "chart-title"},
       s("title", {id: "chart-title"}, `Scores after each round: ${latest}`),
       grid, xticks, lines),
-    h("figcaption", {class: "legend"}, names.map((name, p) => h("span", {class: "legend-item"}, legendMarker(p), name))));
+    h("figcaption", {class: "legend"}, names.map((name, p) => h("span", {class: "legend-item", title: name}, legendMarker(p), h("span", {class: "legend-name"}, name)))));
 }
 
 function niceStep(raw) {

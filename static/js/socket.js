@@ -1,14 +1,22 @@
 // The websocket: message ids and their ack/error, reconnect with exponential backoff.
 //
 // Events (EventTarget):
-//   "status"  detail {state: "connecting"|"open"|"reconnecting", attempt}
+//   "status"  detail {state: "connecting"|"open"|"stalled"|"reconnecting", attempt}
+//             "stalled": the socket looks open but the server has not answered a heartbeat
+//             for a few seconds (a dropped network leaves the socket "open" for minutes);
+//             after a little longer the socket is dropped and a reconnect starts.
 //   "open"    the socket (re)opened: say hello now
 //   "message" detail: every server message that is not the answer to a request
 
 const REQUEST_TIMEOUT_MS = 10000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 10000;
-const PING_EVERY_MS = 60000; // keeps an idle lobby or spectator connection alive
+const config = window.__WIZARD_CONFIG__ || {};
+// A heartbeat: a ping every few seconds; silence (no pong, no message) past STALL_MS shows
+// the connection as lost, past DEAD_MS the socket is replaced.
+const PING_EVERY_MS = Number.isFinite(config.heartbeatMs) ? config.heartbeatMs : 2000;
+const STALL_MS = PING_EVERY_MS * 2 + 500;
+const DEAD_MS = PING_EVERY_MS * 4 + 1000;
 
 export class RequestError extends Error {
   constructor(code, message) {
@@ -28,7 +36,16 @@ export class Socket extends EventTarget {
     this.state = "connecting";
     this.reconnectTimer = null;
     this.stopped = false;
+    this.lastHeard = performance.now();
     setInterval(() => this.send({type: "ping"}), PING_EVERY_MS);
+    setInterval(() => this._checkSilence(), Math.min(500, PING_EVERY_MS));
+  }
+
+  _checkSilence() {
+    if (!this.isOpen) return;
+    const silent = performance.now() - this.lastHeard;
+    if (silent > DEAD_MS) this.reconnectNow();
+    else if (silent > STALL_MS && this.state === "open") this._setState("stalled");
   }
 
   connect() {
@@ -39,11 +56,14 @@ export class Socket extends EventTarget {
     ws.addEventListener("open", () => {
       if (ws !== this.ws) return;
       this.attempt = 0;
+      this.lastHeard = performance.now();
       this._setState("open");
       this.dispatchEvent(new Event("open"));
     });
     ws.addEventListener("message", (event) => {
       if (ws !== this.ws) return;
+      this.lastHeard = performance.now();
+      if (this.state === "stalled") this._setState("open", {recovered: true});
       let message;
       try {
         message = JSON.parse(event.data);
@@ -126,8 +146,8 @@ export class Socket extends EventTarget {
     this.reconnectTimer = setTimeout(() => this.connect(), delay);
   }
 
-  _setState(state) {
+  _setState(state, extra = {}) {
     this.state = state;
-    this.dispatchEvent(new CustomEvent("status", {detail: {state, attempt: this.attempt}}));
+    this.dispatchEvent(new CustomEvent("status", {detail: {state, attempt: this.attempt, ...extra}}));
   }
 }

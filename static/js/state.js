@@ -3,16 +3,42 @@
 // later updates are shown; the latest state is never lost, only shown a little later).
 
 const config = window.__WIZARD_CONFIG__ || {};
-export const TRICK_SHOW_MS = Number.isFinite(config.trickShowMs) ? config.trickShowMs : 1500;
+const num = (value, fallback) => (Number.isFinite(value) ? value : fallback);
+export const TRICK_SHOW_MS = num(config.trickShowMs, 1500);
+/** The round summary between the last trick of a round and the next deal. */
+export const ROUND_SHOW_MS = num(config.roundShowMs, TRICK_SHOW_MS > 0 ? 3500 : 0);
+const SWEEP_MS = 380;
 const CHAT_KEEP = 100;
+
+function reducedMotion() {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/**
+ * The table as it stood when the last trick of a round was taken: the round that just
+ * ended, not the next deal that the same update already carries.
+ */
+function closingObservation(before, trick, result) {
+  const played = new Set(trick.cards.map((p) => p.card.id));
+  const hand = before.hand.filter((c) => !played.has(c.id));
+  const tricks = result ? [...result.tricks] : before.tricks_won.map((t, i) => t + (i === trick.winner ? 1 : 0));
+  return {
+    ...before, hand, hand_sizes: before.hand_sizes.map(() => hand.length),
+    phase: "playing", current_player: null, current_trick: [], legal_actions: [], lead_suit: null,
+    tricks_won: tricks, last_trick: trick, bids: result ? [...result.bids] : before.bids,
+    // the round is scored: its row on the score sheet, the new totals on the seats
+    scores: result ? [...result.scores] : before.scores,
+    round_history: result ? [...before.round_history, result] : before.round_history,
+  };
+}
 
 export class GameView {
   constructor(tableId, emit) {
     this.tableId = tableId;
     this.emit = emit;
     this.v = null; // version of the latest update received
-    this.queue = [];
-    this.shown = null; // {v, observation, clock, events, completedTrick, receivedAt}
+    this.queue = []; // frames still to show: {observation, ..., holdMs}
+    this.shown = null; // {v, observation, clock, events, completedTrick, sweep, roundSummary, receivedAt}
     this.holdTimer = null;
   }
 
@@ -25,13 +51,37 @@ export class GameView {
     const clock = update.clock
       ? {player: update.clock.player, deadlineAt: receivedAt + update.clock.deadline_ms}
       : null;
-    this.queue.push({v: update.v, observation: update.observation, events: update.events, clock,
-                     receivedAt});
+    const latest = {v: update.v, observation: update.observation, events: update.events, clock, receivedAt,
+                    completedTrick: null, sweep: false, roundSummary: null, holdMs: 0};
+    this.queue.push(...this._frames(latest));
     if (this.holdTimer === null) this._drain();
     return gap;
   }
 
-  /** Stop showing the completed trick now (a click on it). */
+  /** The frames one update is shown as: the trick taken, its sweep, the round's summary, then the update. */
+  _frames(latest) {
+    const trick = latest.events.find((e) => e.type === "trick_completed");
+    const round = latest.events.find((e) => e.type === "round_completed");
+    const frames = [];
+    const previous = this.queue.length ? this.queue[this.queue.length - 1] : this.shown;
+    const before = previous && previous.observation;
+    const sameRound = before && round && before.round_number === round.result.round_number;
+    const base = sameRound ? closingObservation(before, trick ? trick.trick : {cards: [], winner: -1}, round.result)
+      : latest.observation;
+    if (trick && TRICK_SHOW_MS > 0) {
+      const held = {...latest, observation: base, completedTrick: trick.trick};
+      frames.push({...held, holdMs: TRICK_SHOW_MS});
+      if (!reducedMotion()) frames.push({...held, events: [], sweep: true, holdMs: SWEEP_MS});
+    }
+    if (round && ROUND_SHOW_MS > 0 && sameRound) {
+      frames.push({...latest, events: frames.length ? [] : latest.events, observation: base,
+                   roundSummary: round.result, holdMs: ROUND_SHOW_MS});
+    }
+    frames.push({...latest, events: frames.length ? [] : latest.events});
+    return frames;
+  }
+
+  /** Stop the current pause (the trick on show, or the round summary) now. */
   skipHold() {
     if (this.holdTimer === null) return;
     clearTimeout(this.holdTimer);
@@ -45,11 +95,10 @@ export class GameView {
   _drain() {
     while (this.queue.length) {
       const next = this.queue.shift();
-      const completed = next.events.find((e) => e.type === "trick_completed");
-      this.shown = {...next, completedTrick: completed && TRICK_SHOW_MS > 0 ? completed.trick : null};
+      this.shown = next;
       this.emit({what: "game", table_id: this.tableId, events: next.events});
-      if (this.shown.completedTrick) {
-        this.holdTimer = setTimeout(() => this._release(), TRICK_SHOW_MS);
+      if (next.holdMs > 0) {
+        this.holdTimer = setTimeout(() => this._release(), next.holdMs);
         return;
       }
     }
@@ -57,8 +106,11 @@ export class GameView {
 
   _release() {
     this.holdTimer = null;
-    if (this.shown) this.shown = {...this.shown, completedTrick: null};
-    this.emit({what: "game", table_id: this.tableId, events: []});
+    if (!this.queue.length && this.shown) {
+      this.shown = {...this.shown, completedTrick: null, sweep: false, roundSummary: null, holdMs: 0};
+      this.emit({what: "game", table_id: this.tableId, events: []});
+      return;
+    }
     this._drain();
   }
 
@@ -115,6 +167,12 @@ export class Store extends EventTarget {
         this._emit({what: "chat", table_id: message.table_id});
         break;
       }
+      case "chat_backlog":
+        // the table's last lines: what was said before this page (or this connection) came
+        this.chats.set(message.table_id, message.messages.map((m) => ({name: m.name, text: m.text, player_id: m.player_id}))
+          .slice(-CHAT_KEEP));
+        this._emit({what: "chat", table_id: message.table_id});
+        break;
       case "table_closed":
         this.forget(message.table_id);
         this._emit({what: "closed", table_id: message.table_id, reason: message.reason});

@@ -2,9 +2,12 @@
 // play controls, the score sheet, chat, and the ranking at the end.
 
 import {h, keepFocus, mount, toast} from "./dom.js";
+import {alertButtons, TurnAlert} from "./alerts.js";
+import {previousTrickPanel, roundSummaryPanel} from "./roundend.js";
 import {cardButton, cardLabel, SUITS, sortHand, suitIcon, suitLabel} from "./cards.js";
 import {ChatPanel} from "./chat.js";
 import {displayNames, feltView, tickClocks} from "./felt.js";
+import {ROUND_SHOW_MS} from "./state.js";
 import {tableTitle} from "./lobby.js";
 import {ranking, scoreChart, scorePad} from "./scoresheet.js";
 import {waitingRoom} from "./waiting.js";
@@ -16,6 +19,12 @@ const JOIN_PROBLEMS = {
   no_such_table: "There is no such table (it may have closed).",
 };
 
+/** A touch screen without a fine pointer: cards are tapped to select, then confirmed. */
+function isTouch() {
+  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches
+    && !matchMedia("(any-pointer: fine)").matches;
+}
+
 export class TableView {
   constructor(ctx, tableId, mode) {
     this.ctx = ctx;
@@ -24,6 +33,9 @@ export class TableView {
     this.problem = null;
     this.leaveArmed = false;
     this.trickSeen = new Set(); // cards already on the table: only new ones slide in
+    this.alert = new TurnAlert();
+    this.reviewOpen = false; // the previous trick of the round, on request
+    this.selected = null; // touch screens: the card tapped once, waiting for "Play"
     this.onChange = (event) => this.changed(event.detail);
     this.onKey = (event) => this.key(event);
   }
@@ -52,6 +64,7 @@ export class TableView {
     this.ctx.store.removeEventListener("change", this.onChange);
     document.removeEventListener("keydown", this.onKey);
     this.chat.destroy();
+    this.alert.clear();
     if (this.ctx.store.watching.has(this.tableId)) {
       this.ctx.socket.send({type: "leave_table", table_id: this.tableId});
       this.ctx.store.forget(this.tableId);
@@ -119,7 +132,7 @@ export class TableView {
         const who = event.player === me ? "you" : this.name(event.player);
         toast(event.reason === "timeout" ? `Time ran out: a card was chosen for ${who}.`
           : `A bot stands in for ${who}.`, "info");
-      } else if (event.type === "round_completed" && me !== null) {
+      } else if (event.type === "round_completed" && me !== null && ROUND_SHOW_MS <= 0) {
         const r = event.result;
         const change = r.score_changes[me];
         const made = r.bids[me] === r.tricks[me];
@@ -166,6 +179,7 @@ export class TableView {
   }
 
   _render() {
+    this.body.classList.remove("in-game");
     const info = this.info;
     const shown = this.shown;
     if (this.problem && !info) {
@@ -184,7 +198,12 @@ export class TableView {
       return;
     }
     this.side.hidden = false;
-    document.title = `${tableTitle(info)} · Wizard online`;
+    const title = `${tableTitle(info)} · Wizard online`;
+    const obs = shown && shown.observation;
+    const myTurn = Boolean(obs && obs.player !== null && obs.current_player === obs.player
+      && obs.phase !== "finished" && !shown.completedTrick && !shown.roundSummary);
+    const verb = obs ? {bidding: "Place your bid", choosing_trump: "Name the trump suit", playing: "Play a card"}[obs.phase] : "";
+    this.alert.update(title, myTurn, obs ? `${verb} (round ${obs.round_number}).` : "");
     if (info.status === "waiting" || !shown) {
       this.scoreBox.hidden = true;
       mount(this.body, waitingRoom(this, info));
@@ -200,26 +219,50 @@ export class TableView {
     const n = obs.num_players;
     const game = this.ctx.store.games.get(this.tableId);
     const head = h("div", {class: "table-head"},
-      h("h1", null, tableTitle(info)),
+      h("h1", {title: tableTitle(info)}, tableTitle(info)),
       me === null ? h("span", {class: "tag tag-watch"}, "watching") : null,
       h("div", {class: "head-actions"},
         h("a", {class: "btn btn-small btn-ghost", href: "#score-sheet", onClick: (e) => {
           e.preventDefault();
           this.scoreBox.scrollIntoView({behavior: "smooth", block: "start"});
           this.scoreBox.focus({preventScroll: true});
-        }}, "Score sheet"),
+        }}, h("span", {class: "wide-only"}, "Score sheet"), h("span", {class: "narrow-only"}, "Scores")),
+        me !== null ? alertButtons(() => this.render()) : null,
         this.leaveButton()));
+    const seats = displayNames(info.seats).map((name, i) => ({...info.seats[i], name}));
+    // the previous trick of this round (the engine's last_trick also spans into the next deal)
+    const lastTrick = !shown.completedTrick && obs.phase === "playing" && obs.trick_number > 1 ? obs.last_trick : null;
+    if (!lastTrick) this.reviewOpen = false;
+    const reviewButton = h("button", {
+      type: "button", class: `btn btn-small last-trick-btn ${this.reviewOpen ? "active" : ""}`, id: "last-trick",
+      disabled: !lastTrick, "aria-expanded": this.reviewOpen ? "true" : "false", "aria-controls": "last-trick-panel",
+      title: lastTrick ? "Show the previous trick of this round (L)" : "No trick taken yet in this round",
+      onClick: () => {
+        this.reviewOpen = !this.reviewOpen;
+        this.render();
+      },
+    }, "Last trick");
+    const overlays = [];
+    if (this.reviewOpen && lastTrick) {
+      overlays.push(previousTrickPanel({trick: lastTrick, seats, me, onClose: () => {
+        this.reviewOpen = false;
+        this.render();
+      }}));
+    }
+    if (shown.roundSummary) {
+      overlays.push(roundSummaryPanel({result: shown.roundSummary, seats, me, onContinue: () => game && game.skipHold()}));
+    }
     const felt = feltView({
-      n, bottom: me === null ? 0 : me, me, obs,
-      seats: displayNames(info.seats).map((name, i) => ({...info.seats[i], name})),
-      completedTrick: shown.completedTrick, clock: shown.clock,
-      onTrickClick: () => game && game.skipHold(),
+      n, bottom: me === null ? 0 : me, me, obs, seats,
+      completedTrick: shown.completedTrick, sweep: shown.sweep, clock: shown.clock,
       isFresh: (id) => !this.trickSeen.has(id),
+      topExtra: obs.phase === "finished" ? null : reviewButton, extra: overlays,
     });
     this.trickSeen = new Set((shown.completedTrick ? shown.completedTrick.cards : obs.current_trick).map((p) => p.card.id));
     const parts = [head, h("div", {class: "felt-wrap"}, felt, obs.phase === "finished" ? this.endPanel(info, obs) : null)];
     if (me !== null) parts.push(this.actionBar(obs, shown), this.hand(obs, shown));
     else parts.push(h("p", {class: "action-bar watching-note", role: "status"}, "You are watching this game. Players' hands stay hidden."));
+    this.body.classList.add("in-game");
     mount(this.body, parts);
     this.renderScores(info, obs);
   }
@@ -230,6 +273,10 @@ export class TableView {
     const bar = h("div", {class: "action-bar", role: "region", "aria-label": "Your move"});
     if (obs.phase === "finished") {
       bar.append(h("p", null, "The game is over."));
+      return bar;
+    }
+    if (obs.current_player === null) {
+      bar.append(h("p", {class: "waiting-for"}, `Round ${obs.round_number} is over.`));
       return bar;
     }
     if (!myTurn) {
@@ -266,8 +313,18 @@ export class TableView {
                        "aria-label": `Trump: ${suitLabel(suit)}`, onClick: () => this.act({type: "trump", suit})},
             suitIcon(suit), suitLabel(suit)))));
     } else {
-      bar.append(h("p", {class: "prompt your-turn"}, h("strong", null, "Your turn:"), " play a card.",
+      const selected = this.selectedCard(obs);
+      bar.append(h("p", {class: "prompt your-turn"}, h("strong", null, "Your turn:"),
+        selected ? " tap the card again or confirm." : isTouch() ? " tap a card, then confirm." : " play a card.",
         obs.lead_suit ? ` Lead suit: ${suitLabel(obs.lead_suit)}.` : ""));
+      if (selected) {
+        bar.append(h("button", {type: "button", class: "btn btn-primary confirm-play", id: "confirm-play",
+                                onClick: () => this.play(selected)}, `Play ${cardLabel(selected)}`),
+          h("button", {type: "button", class: "btn btn-small btn-ghost", id: "cancel-play", onClick: () => {
+            this.selected = null;
+            this.render();
+          }}, "Cancel"));
+      }
     }
     if (shown.clock && shown.clock.player === me) {
       bar.append(h("span", {class: "clock clock-me", dataset: {deadline: String(shown.clock.deadlineAt)}, "aria-label": "Your turn clock"}, ""));
@@ -282,15 +339,51 @@ export class TableView {
     const why = obs.lead_suit ? `you must follow ${obs.lead_suit}` : "not allowed now";
     let first = cards.findIndex((c) => legal.has(c.id));
     if (first < 0) first = 0;
-    const buttons = cards.map((card, i) => cardButton(card, {
-      state: !myTurn ? "idle" : legal.has(card.id) ? "playable" : "illegal",
-      why,
-      tabindex: i === first ? 0 : -1,
-      onPlay: (c) => this.act({type: "play", card: c.id}, cardLabel(c)),
-    }));
-    return h("div", {class: `hand ${myTurn ? "my-turn" : ""}`, role: "toolbar", style: `--count: ${cards.length}`, "aria-label": `Your hand, ${cards.length} cards`,
+    const selected = this.selectedCard(obs);
+    const buttons = cards.map((card, i) => {
+      const button = cardButton(card, {
+        state: !myTurn ? "idle" : legal.has(card.id) ? "playable" : "illegal",
+        why,
+        tabindex: i === first ? 0 : -1,
+        onPlay: (c, event) => this.pick(c, event),
+      });
+      if (selected && selected.id === card.id) {
+        button.classList.add("selected");
+        button.setAttribute("aria-pressed", "true");
+      }
+      return button;
+    });
+    // two rows on a narrow screen once a row would show only slivers of each card
+    const rows = cards.length > 10 ? [buttons.slice(0, Math.ceil(cards.length / 2)), buttons.slice(Math.ceil(cards.length / 2))]
+      : [buttons];
+    return h("div", {class: `hand ${myTurn ? "my-turn" : ""} ${rows.length > 1 ? "split" : ""}`, role: "toolbar",
+                     style: {"--count": String(cards.length)}, "aria-label": `Your hand, ${cards.length} cards`,
                      onKeydown: (e) => this.handKeys(e)},
-      buttons.length ? buttons : h("p", {class: "muted"}, "No cards in hand."));
+      buttons.length ? rows.map((row) => h("div", {class: "hand-row", style: {"--row-count": String(row.length)}}, row))
+        : h("p", {class: "muted"}, "No cards in hand."));
+  }
+
+  /** The card tapped once on a touch screen, if it is still in the hand and playable. */
+  selectedCard(obs) {
+    if (this.selected === null || obs.current_player !== obs.player || obs.phase !== "playing") return null;
+    const legal = obs.legal_actions.some((a) => a.type === "play" && a.card === this.selected);
+    return legal ? obs.hand.find((c) => c.id === this.selected) || null : null;
+  }
+
+  /** A click on a playable card: play it, or on a touch screen select it first. */
+  pick(card, event) {
+    const touch = isTouch() || (event && event.pointerType === "touch");
+    if (!touch || this.selected === card.id) {
+      this.play(card);
+      return;
+    }
+    this.selected = card.id;
+    this.render();
+  }
+
+  play(card) {
+    this.selected = null;
+    this.act({type: "play", card: card.id});
   }
 
   handKeys(event) {
@@ -307,6 +400,17 @@ export class TableView {
 
   key(event) {
     if (event.target.closest("input, textarea, select") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if ((event.key === "l" || event.key === "L") && this.body.querySelector("#last-trick:not([disabled])")) {
+      event.preventDefault();
+      this.reviewOpen = !this.reviewOpen;
+      this.render();
+      return;
+    }
+    if (event.key === "Escape" && this.reviewOpen) {
+      this.reviewOpen = false;
+      this.render();
+      return;
+    }
     if (/^[0-9]$/.test(event.key)) {
       const button = this.body.querySelector(`.bid-btn[data-bid="${event.key}"]`);
       if (button && !button.disabled) {
@@ -333,7 +437,7 @@ export class TableView {
       h("ol", {class: "ranking", "aria-label": "Final ranking"}, order.map((entry) => h("li", {
         class: winners.has(entry.seat) ? "winner" : "", dataset: {seat: String(entry.seat), score: String(entry.score)},
       }, h("span", {class: "place"}, `${entry.place}.`),
-        h("span", {class: "who"}, this.name(entry.seat), entry.seat === obs.player ? " (you)" : ""),
+        h("span", {class: "who", title: this.name(entry.seat)}, this.name(entry.seat), entry.seat === obs.player ? " (you)" : ""),
         winners.has(entry.seat) ? h("span", {class: "tag tag-win"}, "winner") : null,
         h("span", {class: "pts"}, String(entry.score))))),
       h("div", {class: "row"},

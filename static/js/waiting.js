@@ -27,8 +27,12 @@ function seatRow(view, info, seat, isHost) {
   const label = `Seat ${seat.seat + 1}`;
   const controls = [];
   if (isHost && seat.kind === "empty") {
-    const levelSelect = h("select", {"aria-label": `Bot level for seat ${seat.seat + 1}`, class: "level-select"},
-      LEVELS.map((l) => h("option", {value: l, selected: l === "medium"}, l)));
+    // the choice survives a re-render (any seat change redraws the room)
+    view.botLevels = view.botLevels || {};
+    const chosen = view.botLevels[seat.seat] || "medium";
+    const levelSelect = h("select", {"aria-label": `Bot level for seat ${seat.seat + 1}`, class: "level-select",
+                                     onChange: (e) => { view.botLevels[seat.seat] = e.target.value; }},
+      LEVELS.map((l) => h("option", {value: l, selected: l === chosen}, l)));
     controls.push(levelSelect, h("button", {
       type: "button", class: "btn btn-small", "aria-label": `Add a bot to seat ${seat.seat + 1}`,
       onClick: () => ctx.ask({type: "add_bot", table_id: tableId, level: levelSelect.value, seat: seat.seat}).catch(() => {}),
@@ -41,7 +45,7 @@ function seatRow(view, info, seat, isHost) {
     }, "Remove"));
   }
   const who = seat.kind === "empty" ? h("span", {class: "muted"}, "Open seat")
-    : h("span", {class: "who"}, seat.name,
+    : h("span", {class: "who"}, h("span", {class: "who-name", title: seat.name}, seat.name),
       seat.player_id === me ? h("span", {class: "you"}, "you") : null,
       seat.player_id && seat.player_id === info.host ? h("span", {class: "tag"}, "host") : null,
       seat.kind === "player" && !seat.connected ? h("span", {class: "tag tag-warn"}, "offline") : null);

@@ -8,6 +8,7 @@ at teardown if any page logged one.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -50,17 +51,27 @@ class Pages:
     errors: list[str] = field(default_factory=list)
 
     def __call__(self, name: str | None = None, *, path: str = "/", trick_show_ms: int | None = 0,
-                 viewport: tuple[int, int] = (1280, 860)) -> Page:
+                 viewport: tuple[int, int] = (1280, 860), config: dict[str, object] | None = None,
+                 init_script: str | None = None, **context_options: object) -> Page:
         """A new player: fresh context, the page at ``path``, the name entered (if given).
 
         ``trick_show_ms`` shortens how long a completed trick stays on screen (None: the
-        client's default), so a long game plays quickly.
+        client's default), so a long game plays quickly; ``config`` sets more of the
+        client's ``window.__WIZARD_CONFIG__`` (e.g. ``roundShowMs``, ``heartbeatMs``);
+        ``init_script`` runs before the page's own scripts; other keywords go to
+        Playwright's ``new_context`` (``reduced_motion``, ``has_touch``, ...).
         """
         context = self.browser.new_context(
-            viewport={"width": viewport[0], "height": viewport[1]}, base_url=self.server.url)
+            viewport={"width": viewport[0], "height": viewport[1]}, base_url=self.server.url,
+            **context_options)  # type: ignore[arg-type]
         context.set_default_timeout(10_000)
+        settings = dict(config or {})
         if trick_show_ms is not None:
-            context.add_init_script(f"window.__WIZARD_CONFIG__ = {{trickShowMs: {trick_show_ms}}}")
+            settings.setdefault("trickShowMs", trick_show_ms)
+        if settings:
+            context.add_init_script(f"window.__WIZARD_CONFIG__ = {json.dumps(settings)}")
+        if init_script:
+            context.add_init_script(init_script)
         self.contexts.append(context)
         page = context.new_page()
         self.watch(page)

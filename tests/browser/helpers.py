@@ -125,3 +125,38 @@ def ranking(page: Page) -> list[tuple[int, int]]:
     rows = page.locator(".end .ranking li").evaluate_all(
         "els => els.map(e => [Number(e.dataset.seat), Number(e.dataset.score)])")
     return [(seat, score) for seat, score in rows]
+
+
+#: In-page autopilot: plays the first legal action for me until round ``round`` asks me to
+#: bid (or the game ends). It talks to the server through the client's own socket, so a
+#: late round is reached in seconds instead of a click per card.
+_AUTOPILOT = """async ([round, deadlineMs]) => {
+  const w = window.__wizard;
+  const tid = decodeURIComponent(location.hash.split('/').pop());
+  const until = performance.now() + deadlineMs;
+  while (performance.now() < until) {
+    const game = w.store.games.get(tid);
+    const latest = game && (game.queue.length ? game.queue[game.queue.length - 1] : game.shown);
+    const obs = latest && latest.observation;
+    if (obs) {
+      if (obs.phase === 'finished') return 'finished';
+      const mine = obs.current_player === obs.player && obs.legal_actions.length;
+      if (obs.round_number >= round && obs.phase === 'bidding' && mine) return 'bidding';
+      if (obs.round_number > round) return 'passed';
+      if (mine) {
+        const action = obs.legal_actions[0];
+        try { await w.socket.request({type: 'act', table_id: tid, action}); } catch (e) {}
+        continue;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 15));
+  }
+  return 'timeout';
+}"""
+
+
+def autoplay_to_round(page: Page, round_number: int, timeout_s: float = 60) -> None:
+    """Play (through the page's socket) until round ``round_number`` asks me to bid."""
+    result = page.evaluate(_AUTOPILOT, [round_number, timeout_s * 1000])
+    assert result == "bidding", f"did not reach the bidding of round {round_number}: {result}"
+    page.wait_for_selector(".bid-btn:not([disabled])", timeout=STEP_TIMEOUT_MS)

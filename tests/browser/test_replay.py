@@ -108,3 +108,39 @@ def test_replay_steps_back_and_forth_and_ends_with_the_engine_scores(
     page.click("#replay-back")
     expect(page.locator(".end")).to_have_count(0)
     expect(page.locator(".replay-hand .card")).to_have_count(1)
+
+
+def test_replay_jumps_to_a_round_and_steps_by_trick_with_drawn_icons(
+        open_page: Callable[..., Page]) -> None:
+    replay = engine_replay(3, seed=5, options=GameOptions())
+    page = open_page("Rolf")
+    serve_history(page, replay)
+    page.goto(f"/#/replay/{GAME_ID}")
+    step = page.locator("#replay-step")
+    total = len(replay["steps"])
+    expect(step).to_have_text(f"Step 0 of {total}")
+    # the first/last buttons are drawn (SVG), not font glyphs that may be missing
+    for button in ("#replay-first", "#replay-last", "#replay-trick-back", "#replay-trick-forward"):
+        expect(page.locator(f"{button} svg")).to_have_count(1)
+        assert not re.search(r"[⏮⏭]", page.locator(button).inner_text())
+
+    page.select_option("#replay-round", "5")
+    expect(page.locator(".round-info")).to_contain_text("Round 5 of 20")
+    expect(page.locator(".replay-hand .card")).to_have_count(15)  # the deal: 5 cards each
+    expect(page.locator(".trick .trick-card")).to_have_count(0)
+    at_deal = int(step.inner_text().split()[1])
+
+    # by trick: the next press shows round 5's first trick complete, with its winner
+    trick_ends = [k + 1 for k, s in enumerate(replay["steps"])
+                  if any(e["type"] == "trick_completed" for e in s["events"])]
+    first_of_round_5 = next(k for k in trick_ends if k > at_deal)
+    page.click("#replay-trick-forward")
+    expect(step).to_have_text(f"Step {first_of_round_5} of {total}")
+    expect(page.locator(".trick.completed .trick-card")).to_have_count(3)
+    expect(page.locator(".replay-hand .card")).to_have_count(12)
+    page.click("#replay-trick-forward")
+    second = next(k for k in trick_ends if k > first_of_round_5)
+    expect(step).to_have_text(f"Step {second} of {total}")
+    page.click("#replay-trick-back")
+    expect(step).to_have_text(f"Step {first_of_round_5} of {total}")
+    expect(page.locator("#replay-round")).to_have_value("5")

@@ -127,7 +127,10 @@ def test_a_played_game_replays_to_its_final_scores(harness: Harness) -> None:
             break
         ann.send(act_message(update))
     final = update["observation"]["scores"]
-    games = harness.client.get("/api/games").json()["games"]
+    token = next(m for m in ann.messages if m["type"] == "welcome")["token"]
+    # a game against bots is a private table's: listed for its player (her token) only
+    games = harness.client.get("/api/games", headers={"Authorization": f"Bearer {token}"}
+                               ).json()["games"]
     assert games[0]["scores"] == final
     replay = harness.client.get(f"/api/games/{games[0]['id']}/replay").json()
     assert replay["scores"] == final and len(replay["rounds"]) == 10

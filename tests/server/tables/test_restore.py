@@ -82,7 +82,8 @@ def restart_keeps_the_game(tmp_path: Path, stop: signal.Signals) -> None:
         final_scores = last["observation"]["scores"]
 
         base = f"http://127.0.0.1:{port}"
-        listing = httpx.get(f"{base}/api/games", params={"limit": 5}, timeout=10).json()
+        listing = httpx.get(f"{base}/api/games", params={"limit": 5}, timeout=10,  # her bot game
+                            headers={"Authorization": f"Bearer {token}"}).json()
         assert listing["games"][0]["scores"] == final_scores
         game_id = listing["games"][0]["id"]
         record = httpx.get(f"{base}/api/games/{game_id}", timeout=10).json()

@@ -204,7 +204,8 @@ class Dispatcher:
         player = self._player(connection)
         table = await self.lobby.create_table(
             player, players=message.players, options=_options(message.options), private=True,
-            turn_seconds=message.turn_seconds)
+            # against bots there is no turn clock unless one is asked for
+            turn_seconds=0 if message.turn_seconds is None else message.turn_seconds)
         level = BotLevel(message.level)
         for _ in range(message.players - 1):
             await table.add_bot(player, level, None)

@@ -1,5 +1,7 @@
 """Finished games for people: ``/api/games`` (a page of results) and one game, or its replay.
 
+"Recent games" lists public games and the requester's own private ones (see
+`wizard.server.storage.visibility`); a game's own URL works for whoever has the link.
 Only finished games are served — a game in progress would give its seed (and so
 every hand) away. ``/api/games/{id}`` holds enough to replay the game in the
 engine exactly (options, seed, seats, every action with its seat, final scores);
@@ -22,6 +24,7 @@ from wizard.engine import GameOptions, RoundStarted, WizardGame, action_from_dic
 
 from .db import StoredGame
 from .store import STATUS_FINISHED, SqliteStore, iso_time, public_seats
+from .visibility import bearer_token
 
 MAX_PAGE = 100
 DEFAULT_PAGE = 20
@@ -116,9 +119,11 @@ class History:
             return _error(400, "bad_request", "limit must be an integer")
         if not 1 <= limit <= MAX_PAGE:
             return _error(400, "bad_request", f"limit must be 1-{MAX_PAGE}")
+        token = bearer_token(request.headers.get("authorization"))
+        known = await self.store.known_player(token) if token else None
         try:
             games, next_before = await self.store.finished_games(
-                limit, request.query_params.get("before"))
+                limit, request.query_params.get("before"), known[0] if known else None)
         except ValueError as exc:
             return _error(400, "bad_request", str(exc))
         return _json({"games": games, "next_before": next_before})

@@ -23,6 +23,7 @@ from typing import Any
 import structlog
 
 from .db import Database, StoredGame, load_games
+from .visibility import listed_condition
 
 log = structlog.get_logger(__name__)
 
@@ -130,9 +131,12 @@ class SqliteStore:
         games = await self.db.read(lambda c: load_games(c, "id = ?", (game_id,)))
         return games[0] if games else None
 
-    async def finished_games(self, limit: int, before: str | None
+    async def finished_games(self, limit: int, before: str | None, viewer_id: str | None = None
                              ) -> tuple[list[dict[str, Any]], str | None]:
         """A page of finished games, newest first, and the cursor of the next page.
+
+        Only games ``viewer_id`` may list: public tables' and the viewer's own
+        (see `wizard.server.storage.visibility`).
 
         ``before`` is a cursor from an earlier page; raises `ValueError` if it is malformed.
         """
@@ -146,8 +150,10 @@ class SqliteStore:
                     f"before must be a cursor from an earlier page, got {before!r}") from None
 
         def query(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
-            sql = ("SELECT id, table_id, seats, result, finished FROM games WHERE status = ?")
-            params: list[Any] = [STATUS_FINISHED]
+            listed, listed_params = listed_condition(viewer_id)
+            sql = ("SELECT id, table_id, seats, result, finished FROM games "
+                   f"WHERE status = ? AND {listed}")
+            params: list[Any] = [STATUS_FINISHED, *listed_params]
             if after_key is not None:
                 sql += " AND (finished, id) < (?, ?)"
                 params += list(after_key)

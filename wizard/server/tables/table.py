@@ -40,6 +40,7 @@ from ..net.protocol import (
 from ..settings import Settings
 from .audience import Audience
 from .bots import draw_settings
+from .chat import ChatLog
 from .player import Player
 from .seats import Seat, SeatKind, Seats
 from .services import TableServices, new_table_id
@@ -86,6 +87,7 @@ class Table:
         self.moves = 0  # actions in the current game (the bots' move number)
         self.lock = asyncio.Lock()
         self.audience = Audience(self.seats)
+        self.chat_log = ChatLog()
         self.turns = TurnRunner(table_id=self.table_id, decider=services.decider,
                                 metrics=services.metrics, bot_gate=services.bot_gate,
                                 ai_deadline_seconds=services.settings.ai_deadline_seconds,
@@ -185,6 +187,7 @@ class Table:
                 self.host = player
             self.log.info("player_joined", player_id=player.player_id, seat=seat.index)
             self._seats_changed()
+            self._send_chat_backlog(player)
 
     async def leave(self, player: Player) -> None:
         """Give up the seat (a bot takes it over during a game) or stop spectating."""
@@ -261,6 +264,7 @@ class Table:
             connection.send(self.info())
             if self.game is not None:
                 connection.send(self._update_for(None, []))
+            self._send_chat_backlog(connection)
 
     def _stop_spectating(self, connection: Connection) -> None:
         self.spectators.discard(connection)
@@ -401,6 +405,7 @@ class Table:
             connection.send(self.info())
             if self.game is not None:
                 connection.send(self._update_for(seat.index, []))
+            self._send_chat_backlog(connection)
 
     async def player_disconnected(self, player: Player) -> None:
         """A seated player's last connection closed: the grace period starts."""
@@ -443,12 +448,18 @@ class Table:
             connection.send(self.info())
             if self.game is not None:
                 connection.send(self._update_for(seat.index if seat else None, []))
+            self._send_chat_backlog(connection)
 
     # --- what the audience hears ----------------------------------------------------------
 
     def chat(self, message: ChatMessage) -> None:
-        """Pass a chat line to everyone at the table (players and spectators)."""
+        """Pass a chat line to everyone at the table (players and spectators); keep it."""
+        self.chat_log.add(message)
         self.audience.send(message)
+
+    def _send_chat_backlog(self, to: Player | Connection) -> None:
+        if self.chat_log:
+            to.send(self.chat_log.backlog(self.table_id))
 
     def _clock(self) -> Clock | None:
         clock = self.turns.clock

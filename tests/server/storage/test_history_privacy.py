@@ -1,0 +1,96 @@
+"""Recent games lists public games and the requester's own; a private game stays
+reachable by its link. Checked over the websocket protocol and over HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wizard.server.storage.visibility import bearer_token
+
+from ..conftest import Harness, WsClient
+from ..driver import act_message
+
+
+def table_id_of(client: WsClient) -> str:
+    return next(m for m in reversed(client.messages) if m["type"] == "table")["table_id"]
+
+
+def play_to_the_end(client: WsClient, table_id: str) -> None:
+    """Play every move of ``client`` at ``table_id`` until the game is finished."""
+    while True:
+        update = client.wait_for(lambda m: m["type"] == "update" and m["table_id"] == table_id
+                                 and (m["observation"]["legal_actions"]
+                                      or m["observation"]["phase"] == "finished"), 30)
+        if update["observation"]["phase"] == "finished":
+            return
+        client.send(act_message(update))
+
+
+def a_finished_table(client: WsClient, *, private: bool) -> str:
+    """A 6-seat table (the shortest game) of ``client`` and bots, played to the end."""
+    client.ok({"type": "create_table", "players": 6, "private": private, "turn_seconds": 0})
+    table_id = table_id_of(client)
+    for seat in range(1, 6):
+        client.ok({"type": "add_bot", "table_id": table_id, "level": "easy", "seat": seat})
+    client.ok({"type": "start_game", "table_id": table_id})
+    play_to_the_end(client, table_id)
+    return table_id
+
+
+def listed(harness: Harness, token: str | None = None) -> list[str]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = harness.client.get("/api/games", params={"limit": 50}, headers=headers)
+    assert response.status_code == 200
+    return [game["table_id"] for game in response.json()["games"]]
+
+
+def token_of(client: WsClient) -> str:
+    welcome: dict[str, Any] = next(m for m in client.messages if m["type"] == "welcome")
+    return str(welcome["token"])
+
+
+def test_a_private_game_is_listed_for_its_players_only_and_opens_by_link(
+        harness: Harness) -> None:
+    ann = harness.player("Ann")
+    bob = harness.player("Bob")
+    bob.ok({"type": "list_tables"})
+    secret = a_finished_table(ann, private=True)
+    public = a_finished_table(bob, private=False)
+
+    # protocol: the private table never showed up in the lobby list others receive
+    lobby_lists = [m for m in bob.messages if m["type"] == "tables"]
+    assert lobby_lists
+    assert all(secret not in [t["table_id"] for t in m["tables"]] for m in lobby_lists)
+    assert any(public in [t["table_id"] for t in m["tables"]] for m in lobby_lists)
+
+    # HTTP: anonymous and Bob see the public game only; Ann sees both, newest first
+    assert listed(harness) == [public]
+    assert listed(harness, token_of(bob)) == [public]
+    assert listed(harness, token_of(ann)) == [public, secret]
+    assert listed(harness, "not-a-token") == [public]  # an unknown token is nobody
+
+    # the link (the game's own URL) works for whoever holds it, e.g. Bob after Ann shares it
+    game_id = f"{secret}-1"
+    record = harness.client.get(f"/api/games/{game_id}")
+    assert record.status_code == 200 and record.json()["table_id"] == secret
+    replay = harness.client.get(f"/api/games/{game_id}/replay")
+    assert replay.status_code == 200 and len(replay.json()["rounds"]) == 10
+
+
+def test_a_bot_game_is_private_to_its_player(harness: Harness) -> None:
+    cleo = harness.player("Cleo")
+    cleo.ok({"type": "play_bots", "players": 6, "level": "easy"})
+    table_id = table_id_of(cleo)
+    play_to_the_end(cleo, table_id)
+    dan = harness.player("Dan")
+    assert listed(harness, token_of(cleo)) == [table_id]
+    assert listed(harness, token_of(dan)) == []
+    assert listed(harness) == []
+
+
+def test_a_malformed_authorization_header_means_nobody() -> None:
+    assert bearer_token("Bearer  t_1 ") == "t_1"
+    assert bearer_token("bearer x") == "x"
+    assert bearer_token("Bearer") is None
+    assert bearer_token("Token x") is None
+    assert bearer_token(None) is None
