@@ -182,7 +182,11 @@ class Client:
             raise ClientError("already connected")
         self._ws = await self._open()
         self._runner = asyncio.get_running_loop().create_task(self._run())
-        answer = await self.request(Hello(name=self.name, token=self.token))
+        try:
+            answer = await self.request(Hello(name=self.name, token=self.token))
+        except BaseException:
+            await self.close()
+            raise
         found = answer.first(Welcome)
         if found is None:  # pragma: no cover - the server always welcomes before the ack
             raise ClientError("the server acknowledged hello without a welcome")
@@ -246,7 +250,9 @@ class Client:
         try:
             await self.send(message)
             answer.sent = time.perf_counter()
-            return await asyncio.wait_for(future, timeout)
+            # not `wait_for`: on 3.11 it can swallow a cancellation that meets the answer
+            async with asyncio.timeout(timeout):
+                return await future
         finally:
             self._pending.pop(mid, None)
 
@@ -419,7 +425,8 @@ class Client:
                 ws = await self._open()
                 await ws.send(_encoder.encode(Hello(name=self.name, token=self.token,
                                                     id=next(self._ids))).decode())
-                first = await asyncio.wait_for(ws.recv(), self.open_timeout)
+                async with asyncio.timeout(self.open_timeout):
+                    first = await ws.recv()
             except (ConnectionLost, ConnectionClosed, TimeoutError):
                 continue
             message = _decoder.decode(first)

@@ -207,6 +207,7 @@ class LoadTest:
         self._clients: list[Client] = []
         self._tables: dict[int, asyncio.Future[str]] = {}
         self._seated: dict[str, str] = {}  # player id -> table id, for the goodbye
+        self._stopping = False
 
     async def run(self) -> LoadReport:
         s = self.settings
@@ -219,6 +220,7 @@ class LoadTest:
             await asyncio.wait(tasks, timeout=s.duration)
         finally:
             seconds = loop.time() - started
+            self._stopping = True
             for task in (*tasks, ticker):
                 task.cancel()
             await asyncio.gather(*tasks, ticker, return_exceptions=True)
@@ -279,7 +281,8 @@ class LoadTest:
         loop = asyncio.get_running_loop()
         shared = self._tables.setdefault(group, loop.create_future())
         if member:
-            table_id = await asyncio.wait_for(asyncio.shield(shared), JOIN_WAIT * 2)
+            async with asyncio.timeout(JOIN_WAIT * 2):
+                table_id = await asyncio.shield(shared)
             await client.join(table_id)
             return table_id
         table_id = await client.create_table(s.players, private=True, turn_seconds=0)
@@ -298,7 +301,7 @@ class LoadTest:
                     host: bool) -> None:
         """Answer every turn at once with a random legal move; the host starts the rematch."""
         counted_v = -1
-        while True:
+        while not self._stopping:
             message = await client.recv(timeout=MESSAGE_TIMEOUT)
             latest = client.updates.get(table_id)
             if not isinstance(message, Update) or message is not latest:
@@ -326,12 +329,13 @@ class LoadTest:
             table_id = self._seated.get(client.player_id or "")
             if table_id and client.connected:
                 with contextlib.suppress(ClientError, TimeoutError):
-                    await asyncio.wait_for(client.leave(table_id), 2.0)
+                    async with asyncio.timeout(2.0):
+                        await client.leave(table_id)
             await client.close()
 
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.gather(*(one(c) for c in self._clients),
-                                                  return_exceptions=True), 10.0)
+            async with asyncio.timeout(10.0):
+                await asyncio.gather(*(one(c) for c in self._clients), return_exceptions=True)
 
 
 def _people(client: Client, table_id: str) -> int:
