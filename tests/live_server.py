@@ -62,11 +62,17 @@ class LiveServer:
 
 def start(log: Path, *, command: list[str] | None = None, cwd: Path = ROOT,
           port: int | None = None, env: dict[str, str] | None = None,
-          base_env: dict[str, str] | None = None, timeout: float = 60.0) -> LiveServer:
-    """Start ``command`` (default ``python -m wizard serve``) and wait until /healthz answers."""
+          base_env: dict[str, str] | None = None, fast: bool = True,
+          timeout: float = 60.0) -> LiveServer:
+    """Start ``command`` (default ``python -m wizard serve``) and wait until /healthz answers.
+
+    The environment is ``base_env`` (default ours), then `FAST` (unless ``fast`` is
+    false), then ``env``.
+    """
     port = port or free_port()
     command = command or [sys.executable, "-m", "wizard", "serve"]
-    environment = {**(os.environ if base_env is None else base_env), **FAST, **(env or {})}
+    environment = {**(os.environ if base_env is None else base_env), **(FAST if fast else {}),
+                   **(env or {})}
     with log.open("ab") as sink:
         process = subprocess.Popen([*command, "--host", "127.0.0.1", "--port", str(port)],
                                    cwd=cwd, env=environment, stdout=sink,

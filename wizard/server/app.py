@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import msgspec
 import structlog
@@ -134,7 +133,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
     settings = settings or Settings()
     state = ServerState(settings, decider or InlineDecider(),
                         store or SqliteStore(settings.db_path))
-    static_dir = Path(settings.static_dir)
+    static_dir = settings.static_path()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
