@@ -169,6 +169,7 @@ class Client:
         self._closing = False
         self._lost: ConnectionLost | None = None
         self._rng = random.Random(seed)
+        self._background: set[asyncio.Task[None]] = set()
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -479,7 +480,9 @@ class Client:
             return  # older than what we hold (e.g. re-sent during a reconnect)
         if previous is not None and update.v > previous.v + 1 and update.events:
             self.version_gaps += 1
-            asyncio.get_running_loop().create_task(self._resync(update.table_id))
+            task = asyncio.get_running_loop().create_task(self._resync(update.table_id))
+            self._background.add(task)  # a reference, or the task may be collected mid-way
+            task.add_done_callback(self._background.discard)
         self.updates[update.table_id] = update
 
     async def _resync(self, table_id: str) -> None:
