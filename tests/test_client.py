@@ -13,6 +13,7 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from wizard.client import (
     Client,
+    ClientError,
     ConnectionLost,
     ServerError,
     TableInfo,
@@ -111,6 +112,14 @@ def test_an_unknown_token_is_refused_and_a_server_that_is_not_there_is_reported(
                          open_timeout=2).connect()
 
     run(scenario)
+
+
+def test_a_request_before_connect_is_refused_at_once() -> None:
+    async def scenario() -> None:
+        with pytest.raises(ClientError, match="connect"):
+            await Client("ws://127.0.0.1:9/ws", "Kim").ping()
+
+    run(scenario, timeout=10)
 
 
 def test_a_request_over_the_message_budget_waits_and_is_sent_again(tmp_path: Path) -> None:

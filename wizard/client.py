@@ -259,6 +259,8 @@ class Client:
 
     async def send(self, message: ClientMessage) -> None:
         """Send without waiting for an answer (an ``error`` for it still arrives in `recv`)."""
+        if self._runner is None:
+            raise ClientError("not connected: call connect() first")
         ws = self._ws
         if ws is None or (not self.connected and not isinstance(message, Hello)):
             await self._wait_connected()

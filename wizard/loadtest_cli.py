@@ -21,7 +21,7 @@ class LiveView:
         from tqdm import tqdm
 
         self.settings = settings
-        self.bar = tqdm(total=round(settings.duration), unit="s", file=stream, leave=True,
+        self.bar = tqdm(total=max(1, round(settings.duration)), unit="s", file=stream, leave=True,
                         bar_format="{bar:20}| {n:.0f}/{total} s  {desc}", dynamic_ncols=True)
         self._actions = 0
         self._seconds = 0.0
