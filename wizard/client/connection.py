@@ -1,26 +1,4 @@
-"""`Client`: an asyncio client of the websocket protocol (``docs/protocol.md``).
-
-It speaks with the server's own msgspec structs: requests are `ClientMessage`
-structs, every frame received is decoded into one `ServerMessage` struct. It
-says ``hello`` (keeping the token), matches every ``ack``/``error`` to its
-request, keeps the latest ``table`` and ``update`` of each table, sends
-``sync`` when an update's ``v`` jumps, and reconnects with its token when the
-socket drops (the server then re-sends every table it sits at).
-
-A bot that plays one game against the server's bots::
-
-    async with Client("ws://127.0.0.1:8000/ws", "Ann") as client:
-        table_id = await client.play_bots(players=4, level="easy")
-        async for message in client:
-            if isinstance(message, Update) and client.is_my_turn(table_id):
-                await client.act(table_id, message.observation["legal_actions"][0])
-            elif client.is_finished(table_id):
-                break
-
-Failures raise `ServerError` (an ``error`` answer: ``code`` says which),
-`ConnectionLost` (the socket closed and could not be reopened in time) or
-`TimeoutError`.
-"""
+"""`Client`: one player's websocket connection (see `wizard.client` for the tour)."""
 
 from __future__ import annotations
 
@@ -31,21 +9,22 @@ import random
 import time
 from collections import deque
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-# The one place that imports the server's protocol (move this line if it moves); the
-# structs are re-exported, so `wizard.play` and `wizard.loadtest` import them from here.
-from wizard.server.protocol import (
+from .messages import (
+    RATE_LIMITED,
     Ack,
     Act,
     AddBot,
-    ChatMessage,
+    Answer,
+    ClientError,
     ClientMessage,
+    ConnectionLost,
     CreateTable,
     Error,
     Hello,
@@ -56,10 +35,9 @@ from wizard.server.protocol import (
     Options,
     Ping,
     PlayBots,
-    Pong,
     Rematch,
+    ServerError,
     ServerMessage,
-    ServerShutdown,
     Spectate,
     StartGame,
     Sync,
@@ -68,58 +46,9 @@ from wizard.server.protocol import (
     Tables,
     Update,
     Welcome,
+    decoder,
+    encoder,
 )
-
-M = TypeVar("M", bound=ServerMessage)
-
-AnyServerMessage = (
-    Ack | Error | Welcome | TableInfo | Tables | Update | ChatMessage | Pong | TableClosed
-    | ServerShutdown
-)
-_decoder = msgspec.json.Decoder(AnyServerMessage)
-_encoder = msgspec.json.Encoder()
-
-RATE_LIMITED = "rate_limited"
-
-
-class ClientError(Exception):
-    """Base of the client's errors."""
-
-
-class ServerError(ClientError):
-    """The server answered a request with ``error``: nothing changed on the server."""
-
-    def __init__(self, error: Error, request: ClientMessage | None = None) -> None:
-        super().__init__(f"{error.code}: {error.message}")
-        self.code = error.code
-        self.message = error.message
-        self.request = request
-
-
-class ConnectionLost(ClientError):
-    """The socket closed before the answer came, or could not be reopened in time."""
-
-
-@dataclass
-class Answer:
-    """What a request caused: the messages received after it was sent, up to its ``ack``.
-
-    The server queues the ``ack`` after every message the request caused, so
-    they are all here (with messages of other tables that arrived meanwhile).
-    ``arrived[i]`` is the `time.perf_counter` of ``messages[i]``; ``sent`` of the request.
-    """
-
-    sent: float
-    messages: list[ServerMessage] = field(default_factory=list)
-    arrived: list[float] = field(default_factory=list)
-
-    def first(self, kind: type[M], table_id: str | None = None) -> tuple[M, float] | None:
-        """The first message of ``kind`` (for ``table_id``) and the time it arrived."""
-        for message, at in zip(self.messages, self.arrived, strict=True):
-            if isinstance(message, kind) and (
-                    table_id is None or getattr(message, "table_id", None) == table_id):
-                return message, at
-        return None
 
 
 @dataclass
@@ -267,7 +196,7 @@ class Client:
             ws = self._ws
         assert ws is not None
         try:
-            await ws.send(_encoder.encode(message).decode())
+            await ws.send(encoder.encode(message).decode())
         except ConnectionClosed as exc:
             raise ConnectionLost(f"the socket closed: {exc}") from None
 
@@ -426,13 +355,13 @@ class Client:
             delay = min(2.0, delay * 2)
             try:
                 ws = await self._open()
-                await ws.send(_encoder.encode(Hello(name=self.name, token=self.token,
+                await ws.send(encoder.encode(Hello(name=self.name, token=self.token,
                                                     id=next(self._ids))).decode())
                 async with asyncio.timeout(self.open_timeout):
                     first = await ws.recv()
             except (ConnectionLost, ConnectionClosed, TimeoutError):
                 continue
-            message = _decoder.decode(first)
+            message = decoder.decode(first)
             if isinstance(message, Error):  # e.g. unknown_token: the server forgot us
                 await ws.close()
                 raise ConnectionLost(f"reconnecting refused: {message.code}: {message.message}")
@@ -442,7 +371,7 @@ class Client:
 
     def _received(self, frame: str | bytes) -> None:
         try:
-            message = _decoder.decode(frame)
+            message = decoder.decode(frame)
         except msgspec.DecodeError:
             return  # a message type this client does not know yet: newer server
         now = time.perf_counter()
@@ -503,39 +432,5 @@ class Client:
         raise ClientError("the server acknowledged without a new table")  # pragma: no cover
 
 
-__all__ = [
-    "RATE_LIMITED",
-    "Ack",
-    "Act",
-    "AddBot",
-    "Answer",
-    "AnyServerMessage",
-    "ChatMessage",
-    "Client",
-    "ClientError",
-    "ClientMessage",
-    "ConnectionLost",
-    "CreateTable",
-    "Error",
-    "Hello",
-    "JoinTable",
-    "LeaveTable",
-    "Level",
-    "ListTables",
-    "Options",
-    "Ping",
-    "PlayBots",
-    "Pong",
-    "Rematch",
-    "ServerError",
-    "ServerMessage",
-    "ServerShutdown",
-    "Spectate",
-    "StartGame",
-    "Sync",
-    "TableClosed",
-    "TableInfo",
-    "Tables",
-    "Update",
-    "Welcome",
-]
+
+__all__ = ["Client"]
