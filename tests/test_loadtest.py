@@ -79,13 +79,15 @@ def test_a_small_message_budget_is_reported_as_such_not_as_errors(tmp_path: Path
     try:
         done = subprocess.run(
             [sys.executable, "-m", "wizard", "loadtest", "--url", slow.url, "--clients", "1",
-             "--duration", "4", "--quiet"],
+             "--duration", "4"],
             cwd=ROOT, capture_output=True, text=True, timeout=60)
     finally:
         slow.stop()
     assert done.returncode == 0, done.stdout + done.stderr
     assert "errors            none" in done.stdout
     assert "refused" in done.stdout and "WIZARD_MESSAGES_PER_SECOND" in done.stdout
+    # the live view (stderr) said so while it ran
+    assert "rate-limited" in done.stderr and "clients 1/1" in done.stderr
 
 
 @pytest.mark.parametrize("url", ["ws://127.0.0.1:8000/ws", "ws://localhost:8000/ws",
