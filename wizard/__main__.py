@@ -25,10 +25,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _registrations() -> list[Callable[[argparse._SubParsersAction], None]]:  # type: ignore[type-arg]
     from wizard.ai.cli import register as register_ai
+    from wizard.loadtest_cli import register as register_loadtest
+    from wizard.play import register as register_play
     from wizard.server.cli import register as register_serve
     from wizard.training.cli import register as register_train
 
-    return [register_ai, register_serve, register_train]
+    return [register_ai, register_serve, register_play, register_loadtest, register_train]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -22,11 +22,14 @@ MASKED = np.float32(-1e9)
 
 
 def models_dir() -> Path:
-    """Where shipped policies live: ``WIZARD_MODELS_DIR`` or the repository's ``models/``."""
+    """Where shipped policies live: ``WIZARD_MODELS_DIR``, else the models the installed
+    package carries, else the checkout's ``models/`` (see `wizard.resources`)."""
     configured = os.environ.get("WIZARD_MODELS_DIR")
     if configured:
         return Path(configured)
-    return Path(__file__).resolve().parents[2] / "models"
+    from wizard.resources import shipped
+
+    return shipped("models")
 
 
 class PolicyError(RuntimeError):

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import msgspec
 import structlog
@@ -142,7 +141,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
     settings = settings or Settings()
     state = ServerState(settings, decider or InlineDecider(),
                         store or SqliteStore(settings.db_path), clock)
-    static_dir = Path(settings.static_dir)
+    static_dir = settings.static_path()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -14,6 +14,7 @@ import dataclasses
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 
@@ -103,7 +104,7 @@ class Settings:
     shutdown_seconds: float = 5.0
     log_level: str = "info"
     log_format: str = "json"
-    static_dir: str = "static"
+    static_dir: str = ""  # "": the client shipped with the package (`static_path`)
     ws_compression: bool = False
     bot_moves_per_turn: int = 8
 
@@ -170,6 +171,15 @@ class Settings:
             if value is not None:
                 values[name] = value
         return Settings(**values)
+
+    def static_path(self) -> Path:
+        """The browser client's directory: ``static_dir`` if set, else the shipped one
+        (inside the installed package, or the checkout's ``static/``)."""
+        if self.static_dir:
+            return Path(self.static_dir)
+        from wizard.resources import shipped
+
+        return shipped("static")
 
     def replace(self, **changes: Any) -> Settings:
         """A copy with some fields changed (tests use it)."""
@@ -249,7 +259,7 @@ FIELDS: tuple[Field, ...] = (
     Field("log_format", "WIZARD_LOG_FORMAT", "--log-format", _log_format,
           "json (one JSON object a line) or console (for people)"),
     Field("static_dir", "WIZARD_STATIC_DIR", "--static-dir", str,
-          "directory of the browser client"),
+          "directory of the browser client (default: the one shipped with the package)"),
     Field("bot_moves_per_turn", "WIZARD_BOT_MOVES_PER_TURN", "--bot-moves-per-turn", int,
           "most bot moves applied per turn of the event loop: a person's action waits behind "
           "at most this many (1: lowest latency, more: more throughput under load)"),
