@@ -120,7 +120,7 @@ def heuristic_card(core: GameCore) -> int:
             suit = CARD_SUIT[card]
             if trick_suit < 0:
                 trick_suit = suit
-            key = keys[card] if suit == trump or suit == trick_suit else -1
+            key = keys[card] if suit in (trump, trick_suit) else -1
             if key > best_key:
                 best_key = key
     # one pass over the legal cards in id order, keeping the first best of each kind,

@@ -36,7 +36,7 @@ def _make_model(seed: int | None = None, model_path: str | os.PathLike[str] | No
 def _make_search(seed: int | None = None, **options: object) -> Agent:
     from ..search import Budget, SearchAgent
 
-    worlds = options.get("worlds", None)
+    worlds = options.get("worlds")
     if worlds is None:
         return SearchAgent(seed=seed)
     if type(worlds) is not int:
