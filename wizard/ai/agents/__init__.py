@@ -18,6 +18,8 @@ log = structlog.get_logger(__name__)
 
 AgentFactory = Callable[..., Agent]
 DEFAULT_MODEL_NAME = "default"
+#: agents too slow for the event loop: the inference pool decides them in its workers
+WORKER_AGENTS: tuple[str, ...] = ("search", "bot:hard", "bot:master")
 
 
 def _make_model(seed: int | None = None, model_path: str | os.PathLike[str] | None = None,
@@ -92,6 +94,7 @@ def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agen
 
 
 __all__ = [
+    "WORKER_AGENTS",
     "Agent",
     "HeuristicAgent",
     "ModelAgent",
