@@ -13,7 +13,8 @@ One decision of a bot with `BotSettings` ``bot`` at move ``move_number``:
    - ``search`` (master; hard without a model): `wizard.ai.search` with the
      strength's worlds, its values sampled at the value temperature;
    - ``model`` (hard when ``models/default.onnx`` exists): the learned policy,
-     sampled at the strength's policy temperature.
+     sampled at the strength's policy temperature (the search, with a logged
+     warning, if the file cannot be loaded).
 
 5. A single legal action is played at once.
 
@@ -25,6 +26,8 @@ counted from the observation (`moves_before`).
 from __future__ import annotations
 
 import random
+
+import structlog
 
 from wizard.engine import ACTIONS_BY_INDEX, Action, Bid, Observation, Phase, action_index
 
@@ -42,10 +45,11 @@ from .levels import (
     temperature,
     value_temperature,
 )
-from .policy import OnnxPolicy, choose, models_dir
+from .policy import OnnxPolicy, PolicyError, choose, models_dir
 from .search import Budget, action_values, pick
 
 DEFAULT_MODEL_FILE = "default.onnx"
+log = structlog.get_logger(__name__)
 
 
 def moves_before(observation: Observation) -> int:
@@ -83,6 +87,7 @@ class LevelAgent(Agent):
         self.name = f"bot:{self.level.value}"
         self._heuristic = HeuristicAgent()
         self._policy: OnnxPolicy | None = None
+        self._policy_error: str | None = None
         self.bot = self._draw(seed)
 
     def _draw(self, seed: int | None) -> BotSettings:
@@ -108,14 +113,21 @@ class LevelAgent(Agent):
             return rng.choice(legal), "random"
         uniform = rng.random()
         brain = brain_for(self.level)
+        if brain == "model" and self._policy_error is None:
+            try:
+                return self._model_act(observation, strength, uniform), f"{self.name}:model"
+            except PolicyError as exc:  # an unusable file: play the search, say so once
+                self._policy_error = str(exc)
+                log.warning("level_model_unavailable_using_search", level=self.level.value,
+                            error=str(exc))
+        if brain == "model":
+            brain = "search"
         preferred = action_index(self._heuristic.act(observation))
         if brain == "search":
             values = action_values(observation, Budget(worlds=search_worlds(strength)),
                                    seed=bot.seed)
             chosen = pick(values, preferred, value_temperature(strength), uniform)
             return ACTIONS_BY_INDEX[chosen], f"{self.name}:search"
-        if brain == "model":
-            return self._model_act(observation, strength, uniform), f"{self.name}:model"
         if observation.phase is Phase.BIDDING:
             trump = observation.trump_suit.index if observation.trump_suit else -1
             estimate = expected_tricks([c.id for c in observation.hand], trump,
