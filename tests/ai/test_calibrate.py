@@ -36,3 +36,11 @@ def test_the_command_prints_the_table_and_refuses_bad_input(
     assert "UPPER:LOWER" in capsys.readouterr().err
     assert main(["calibrate", "--pairs", "master:godlike", "--quiet"]) == 2
     assert "unknown agent 'bot:godlike'" in capsys.readouterr().err
+
+
+def test_the_help_explains_the_pass_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["calibrate", "--help"])
+    assert exit_info.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "30 points per game (master over easy: 200) with 95 percent intervals" in text

@@ -95,7 +95,7 @@ def register(sub: Any) -> None:
         "calibrate",
         help="play each bot level (two seats) against the level below (two seats)",
         description="Duplicate deals, every rotation; each level must lead the one below by "
-                    "30 points per game (master over easy: 200) with 95%% intervals apart. "
+                    "30 points per game (master over easy: 200) with 95 percent intervals apart. "
                     "Exit status 1 when a pair falls short.",
     )
     calibrate_parser.add_argument("--games", type=int, default=200,
