@@ -123,3 +123,17 @@ def test_an_unusable_model_file_makes_hard_play_the_search(
     agent = LevelAgent("hard")
     moves = {agent.act_as_bot(obs, bot, move) for move in range(20)}
     assert {by for _, by in moves} <= {"bot:hard:search", "random"}
+
+
+def test_a_registered_agent_can_be_a_level_brain(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wizard.ai import levels
+    from wizard.ai.agents import RandomAgent, register_agent
+
+    register_agent("test-brain", lambda seed=None, **_: RandomAgent(seed))
+    monkeypatch.setitem(levels.BRAINS, BotLevel.MEDIUM, "test-brain")
+    game = WizardGame(4, seed=3)
+    obs = game.observation(game.current_player)
+    bot = BotSettings(BotLevel.MEDIUM, 55, seed=4)
+    moves = [LevelAgent("medium").act_as_bot(obs, bot, move) for move in range(30)]
+    assert {by for _, by in moves} <= {"bot:medium:test-brain", "random"}
+    assert any(by == "bot:medium:test-brain" for _, by in moves)

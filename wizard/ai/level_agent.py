@@ -14,7 +14,9 @@ One decision of a bot with `BotSettings` ``bot`` at move ``move_number``:
      strength's worlds, its values sampled at the value temperature;
    - ``model`` (hard when ``models/default.onnx`` exists): the learned policy,
      sampled at the strength's policy temperature (the search, with a logged
-     warning, if the file cannot be loaded).
+     warning, if the file cannot be loaded);
+   - any other name in `BRAINS` (the hook for OI at medium): that registered
+     agent's own move, built with the bot's seed; random moves still apply.
 
 5. A single legal action is played at once.
 
@@ -31,7 +33,7 @@ import structlog
 
 from wizard.engine import ACTIONS_BY_INDEX, Action, Bid, Observation, Phase, action_index
 
-from .agents import Agent, HeuristicAgent
+from .agents import Agent, HeuristicAgent, make_agent
 from .agents.base import require_turn
 from .agents.heuristic import expected_tricks
 from .encoding import ActionSpace, encode_observation
@@ -65,7 +67,7 @@ def moves_before(observation: Observation) -> int:
 
 
 def brain_for(level: BotLevel) -> str:
-    """The brain a level plays with now: ``heuristic``, ``search`` or ``model``."""
+    """The brain a level plays with now: ``heuristic``, ``search``, ``model`` or an agent name."""
     brain = BRAINS[level]
     if brain == "model_or_search":
         return "model" if (models_dir() / DEFAULT_MODEL_FILE).is_file() else "search"
@@ -88,6 +90,7 @@ class LevelAgent(Agent):
         self._heuristic = HeuristicAgent()
         self._policy: OnnxPolicy | None = None
         self._policy_error: str | None = None
+        self._others: dict[str, Agent] = {}
         self.bot = self._draw(seed)
 
     def _draw(self, seed: int | None) -> BotSettings:
@@ -122,6 +125,11 @@ class LevelAgent(Agent):
                             error=str(exc))
         if brain == "model":
             brain = "search"
+        if brain not in ("search", "heuristic"):  # a registered agent, e.g. OI for medium
+            other = self._others.get(brain)
+            if other is None:
+                other = self._others[brain] = make_agent(brain, seed=bot.seed)
+            return other.act(observation), f"{self.name}:{brain}"
         preferred = action_index(self._heuristic.act(observation))
         if brain == "search":
             values = action_values(observation, Budget(worlds=search_worlds(strength)),
