@@ -7,7 +7,7 @@ the mean over its rotations of (mean score of the upper seats − mean score of
 the lower seats); its 95 % interval is mean ± 1.96 standard errors over deals.
 Each level's own mean and interval are computed the same way. A pair passes
 when the upper level is at least ``margin`` points per game ahead and the two
-levels' intervals do not overlap. Every decision is timed, per level.
+levels' intervals do not overlap. Every decision is timed (CPU time), per level.
 
 >>> result = calibrate([("bot:medium", "bot:easy")], games=4, seed=1)
 >>> result[0].games
@@ -39,7 +39,7 @@ DEFAULT_MARGIN = 30.0
 
 
 class _Timed(Agent):
-    """An agent that adds up the time its decisions take."""
+    """An agent that adds up the CPU time its decisions take (of this process, one core)."""
 
     def __init__(self, inner: Agent) -> None:
         self.inner = inner
@@ -51,9 +51,9 @@ class _Timed(Agent):
         self.inner.reset(seed)
 
     def act(self, observation: Observation) -> Action:
-        start = time.perf_counter()
+        start = time.process_time()
         action = self.inner.act(observation)
-        self.seconds += time.perf_counter() - start
+        self.seconds += time.process_time() - start
         self.decisions += 1
         return action
 
@@ -67,7 +67,7 @@ class Interval:
 
 @dataclass(frozen=True, slots=True)
 class PairResult:
-    """One pairing: each level's score, the lead of the upper level, decision times (ms)."""
+    """One pairing: each level's score, the lead of the upper level, decision CPU times (ms)."""
 
     upper: str
     lower: str
