@@ -51,7 +51,64 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_calibrate(args: argparse.Namespace) -> int:
+    from .calibrate import LEVEL_PAIRS, calibrate_pair, format_results
+
+    if args.games < 1:
+        print(f"wizard calibrate: games must be at least 1, got {args.games}", file=sys.stderr)
+        return 2
+    pairs: list[tuple[str, str]] = list(LEVEL_PAIRS)
+    if args.pairs:
+        pairs = []
+        for item in args.pairs.split(","):
+            upper, _, lower = item.strip().partition(":")
+            if not upper or not lower:
+                print(f"wizard calibrate: a pair is UPPER:LOWER (levels), got {item!r}",
+                      file=sys.stderr)
+                return 2
+            pairs.append((f"bot:{upper}", f"bot:{lower}"))
+    results = []
+    try:
+        for upper, lower in pairs:
+            progress = None if args.quiet else ProgressBar(sys.stderr)
+            results.append(calibrate_pair(upper, lower, args.games, args.seed, args.jobs,
+                                          progress=progress))
+            if not args.json:
+                print(format_results(results[-1:]).splitlines()[-1] if len(results) > 1
+                      else format_results(results), flush=True)
+    except ValueError as exc:
+        print(f"wizard calibrate: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([{
+            "upper": r.upper, "lower": r.lower, "games": r.games, "margin": r.margin,
+            "passed": r.passed, "upper_ms": r.upper_ms, "lower_ms": r.lower_ms,
+            **{name: [i.mean, i.low, i.high] for name, i in (
+                ("upper_score", r.upper_score), ("lower_score", r.lower_score),
+                ("lead", r.lead))},
+        } for r in results]))
+    return 0 if all(r.passed for r in results) else 1
+
+
 def register(sub: Any) -> None:
+    calibrate_parser = sub.add_parser(
+        "calibrate",
+        help="play each bot level (two seats) against the level below (two seats)",
+        description="Duplicate deals, every rotation; each level must lead the one below by "
+                    "30 points per game (master over easy: 200) with 95 percent intervals apart. "
+                    "Exit status 1 when a pair falls short.",
+    )
+    calibrate_parser.add_argument("--games", type=int, default=200,
+                                  help="games per pair (default 200)")
+    calibrate_parser.add_argument("--seed", type=int, default=1)
+    calibrate_parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    calibrate_parser.add_argument("--pairs", default="",
+                                  help="e.g. master:easy,hard:medium (default: every step "
+                                       "and master:easy)")
+    calibrate_parser.add_argument("--json", action="store_true", help="one JSON list on stdout")
+    calibrate_parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    calibrate_parser.set_defaults(handler=run_calibrate)
+
     parser = sub.add_parser(
         "evaluate",
         help="play agents against each other in duplicate format and report their scores",

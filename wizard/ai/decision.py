@@ -18,6 +18,7 @@ from prometheus_client.registry import Collector
 from wizard.engine import Action, Observation
 
 from .agents import Agent, HeuristicAgent
+from .level_agent import LevelAgent
 from .levels import BotSettings, random_move_chance
 
 
@@ -82,6 +83,8 @@ def act_with_strength(
     Reproducible: the draw comes from the bot's seed and the move number.
     Returns the action and the name of what chose it (``random`` or the agent).
     """
+    if spec.bot is not None and isinstance(agent, LevelAgent):  # a level: strength ±5, its brain
+        return agent.act_as_bot(observation, spec.bot, spec.move_number)
     if spec.bot is not None:
         rng = spec.bot.move_rng(spec.move_number)
         if rng.random() < random_move_chance(spec.bot.strength):

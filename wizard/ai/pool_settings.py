@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .agents import WORKER_AGENTS
+
 
 def default_workers() -> int:
     """CPU count − 1, at least 1: the event loop keeps a core."""
@@ -32,7 +34,7 @@ class PoolSettings:
     max_batch: int = 32  # rows in one ONNX call
     models_dir: str | None = None  # None: `wizard.ai.policy.models_dir()`
     default_model: str = "default"  # the policy agent ``model`` means
-    worker_agents: tuple[str, ...] = ()  # agent names decided in workers, one per task
+    worker_agents: tuple[str, ...] = WORKER_AGENTS  # agent names decided in workers, one per task
     worker_imports: tuple[str, ...] = ()  # modules each worker imports (to register agents)
     deadline_margin_ms: float = 2.0  # answered this long before the deadline, fallback included
     max_wait_s: float = 30.0  # the deadline of a request that has none

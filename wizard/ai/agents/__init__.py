@@ -18,6 +18,8 @@ log = structlog.get_logger(__name__)
 
 AgentFactory = Callable[..., Agent]
 DEFAULT_MODEL_NAME = "default"
+#: agents too slow for the event loop: the inference pool decides them in its workers
+WORKER_AGENTS: tuple[str, ...] = ("search", "bot:hard", "bot:master")
 
 
 def _make_model(seed: int | None = None, model_path: str | os.PathLike[str] | None = None,
@@ -33,10 +35,32 @@ def _make_model(seed: int | None = None, model_path: str | os.PathLike[str] | No
     return ModelAgent(policy, temperature=float(temperature), seed=seed)
 
 
+def _make_search(seed: int | None = None, **options: object) -> Agent:
+    from ..search import Budget, SearchAgent
+
+    worlds = options.get("worlds")
+    if worlds is None:
+        return SearchAgent(seed=seed)
+    if type(worlds) is not int:
+        raise ValueError(f"worlds must be an integer, got {worlds!r}")
+    return SearchAgent(Budget(worlds=worlds), seed=seed)
+
+
+def _make_level(level: str) -> AgentFactory:
+    def factory(seed: int | None = None, **_: object) -> Agent:
+        from ..level_agent import LevelAgent
+
+        return LevelAgent(level, seed=seed)
+
+    return factory
+
+
 _REGISTRY: dict[str, AgentFactory] = {
     "random": lambda seed=None, **_: RandomAgent(seed),
     "heuristic": lambda seed=None, **_: HeuristicAgent(),
     "model": _make_model,
+    "search": _make_search,
+    **{f"bot:{level}": _make_level(level) for level in ("easy", "medium", "hard", "master")},
 }
 
 
@@ -50,7 +74,11 @@ def agent_names() -> list[str]:
 
 
 def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
-    """Build an agent by name: ``random``, ``heuristic``, ``model`` and every registered one.
+    """Build an agent by name: ``random``, ``heuristic``, ``model``, ``search``, ``bot:<level>``.
+
+    ``search`` is the determinized search bot (option ``worlds``, default 32);
+    ``bot:easy`` … ``bot:master`` play a bot level as the server does (a
+    strength drawn per game from the seed, see `wizard.ai.levels`).
 
     ``model`` loads ``model_path`` (default ``models/default.onnx``) and falls back
     to the heuristic with a logged warning when the file is missing or unusable.
@@ -66,6 +94,7 @@ def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agen
 
 
 __all__ = [
+    "WORKER_AGENTS",
     "Agent",
     "HeuristicAgent",
     "ModelAgent",

@@ -30,16 +30,16 @@ DEFAULT_POLICY = "default"
 
 
 def level_agent(level: BotLevel, decider: Decider) -> str:
-    """The agent a bot of ``level`` asks the decider for.
+    """The agent a bot of ``level`` asks the decider for: ``bot:<level>`` (see `wizard.ai.levels`).
 
-    Easy bots play the heuristic (plus their many random moves); the other
-    levels play the shipped policy when the decider has one loaded, else the
-    heuristic. Strength (random moves, temperature) applies on top either way.
+    Easy and medium play the heuristic (cheap, decided on the loop), master the
+    search (in the pool's workers). Hard plays the shipped policy when the
+    decider has it loaded (batched in the pool), else ``bot:hard`` (a small
+    search). Strength (random moves, temperature, budget) applies either way.
     """
-    policies: frozenset[str] = getattr(decider, "policies", frozenset())
-    if level is not BotLevel.EASY and DEFAULT_POLICY in policies:
+    if level is BotLevel.HARD and DEFAULT_POLICY in decider.policies:
         return "model"
-    return "heuristic"
+    return f"bot:{level.value}"
 
 
 #: Who plays for a person whose clock ran out or who is away.

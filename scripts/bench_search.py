@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Decision times of the bot levels on one core: p50 / p99 per decision, bids and cards apart.
+
+    .venv/bin/python scripts/bench_search.py [--games 6] [--seed 1]
+
+Seat 0 plays each measured brain against three heuristic seats over the same
+deals; every decision of seat 0 is timed with time.process_time (CPU seconds
+of this process, so other load on the machine disturbs it less than wall
+time). Rows:
+
+- ``heuristic``: `HeuristicAgent`, the reference measured in the same run;
+- ``bot:easy`` / ``bot:medium``: the levels at the top of their range;
+- ``bot:hard``: without ``models/default.onnx``, a small search (strength 80);
+- ``search top``: master at strength 100 (its top budget, 32 worlds), no
+  random moves;
+- ``rollouts/s``: rounds finished by the heuristic rollout per CPU second.
+
+Targets (issue 12): master p99 < 500 ms, p50 < 60 ms; easy/medium < 5 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+from wizard.ai.agents import HeuristicAgent
+from wizard.ai.level_agent import LevelAgent
+from wizard.ai.levels import BotLevel, BotSettings
+from wizard.ai.rollout import finish_round
+from wizard.engine import Action, Observation, Phase, WizardGame
+
+Brain = Callable[[Observation, int], Action]
+
+
+def level_brain(level: str, strength: int) -> Brain:
+    agent = LevelAgent(level)
+    bot = BotSettings(BotLevel(level), strength, seed=12345)
+
+    def act(observation: Observation, move: int) -> Action:
+        return agent.act_as_bot(observation, bot, move)[0]
+
+    return act
+
+
+def heuristic_brain() -> Brain:
+    agent = HeuristicAgent()
+    return lambda observation, move: agent.act(observation)
+
+
+def time_brain(brain: Brain, games: int, seed: int) -> dict[str, list[float]]:
+    heuristic = HeuristicAgent()
+    times: dict[str, list[float]] = {"bid": [], "card": []}
+    for game_number in range(games):
+        game = WizardGame(4, seed=seed * 1000 + game_number)
+        move = 0
+        while not game.is_finished:
+            player = game.current_player
+            assert player is not None
+            observation = game.observation(player)
+            if player == 0:
+                start = time.process_time()
+                action = brain(observation, move)
+                elapsed = (time.process_time() - start) * 1000
+                times["bid" if observation.phase is Phase.BIDDING else "card"].append(elapsed)
+            else:
+                action = heuristic.act(observation)
+            game.apply(player, action)
+            move += 1
+    return times
+
+
+def rollouts_per_second(seconds: float = 2.0) -> float:
+    game = WizardGame(4, seed=3)
+    for _ in range(9):  # into round 10: a mid-sized round
+        core = game.core
+        finish_round(core)
+    template = game.core
+    done = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for _ in range(100):
+            finish_round(template.copy())
+        done += 100
+    return done / (time.process_time() - start)
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    brains: list[tuple[str, Brain]] = [
+        ("heuristic", heuristic_brain()),
+        ("bot:easy", level_brain("easy", 25)),
+        ("bot:medium", level_brain("medium", 55)),
+        ("bot:hard", level_brain("hard", 80)),
+        ("search top", level_brain("master", 100)),
+    ]
+    print(f"{'brain':<12}{'bid p50':>9}{'bid p99':>9}{'card p50':>10}{'card p99':>10}"
+          f"{'mean':>8}  (ms, CPU, {args.games} games x 4 players, seat 0)")
+    for name, brain in brains:
+        times = time_brain(brain, args.games, args.seed)
+        both = times["bid"] + times["card"]
+        print(f"{name:<12}{quantile(times['bid'], 0.5):>9.2f}{quantile(times['bid'], 0.99):>9.2f}"
+              f"{quantile(times['card'], 0.5):>10.2f}{quantile(times['card'], 0.99):>10.2f}"
+              f"{statistics.fmean(both):>8.2f}", flush=True)
+    print(f"rollouts/s (round 10 of 4 players, heuristic, one core): {rollouts_per_second():.0f}")
+
+
+if __name__ == "__main__":
+    main()

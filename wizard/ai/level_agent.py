@@ -1,0 +1,158 @@
+"""`LevelAgent` (``make_agent("bot:<level>")``): a bot level as the server plays it.
+
+One decision of a bot with `BotSettings` ``bot`` at move ``move_number``:
+
+1. the generator ``bot.move_rng(move_number)``, so the move is reproducible;
+2. this move's strength: ``bot.strength`` ±5 (`move_strength`), within 0–100;
+3. with the strength's random-move chance: a random legal action;
+4. otherwise the level's brain (`BRAINS`) decides at that strength:
+
+   - ``heuristic`` (easy, medium): bids are drawn from a softmax over
+     ``-10 × |bid − estimate|`` (the points a trick off costs) at the strength's
+     value temperature, so weaker bots bid noisily; cards are the heuristic's;
+   - ``search`` (master; hard without a model): `wizard.ai.search` with the
+     strength's worlds, its values sampled at the value temperature;
+   - ``model`` (hard when ``models/default.onnx`` exists): the learned policy,
+     sampled at the strength's policy temperature (the search, with a logged
+     warning, if the file cannot be loaded);
+   - any other name in `BRAINS` (the hook for OI at medium): that registered
+     agent's own move, built with the bot's seed; random moves still apply.
+
+5. A single legal action is played at once.
+
+In `wizard evaluate` there are no settings from a server: `reset` draws them
+from the seed (strength within the level's range) and the move number is
+counted from the observation (`moves_before`).
+"""
+
+from __future__ import annotations
+
+import random
+
+import structlog
+
+from wizard.engine import ACTIONS_BY_INDEX, Action, Bid, Observation, Phase, action_index
+
+from .agents import Agent, HeuristicAgent, make_agent
+from .agents.base import require_turn
+from .agents.heuristic import expected_tricks
+from .encoding import ActionSpace, encode_observation
+from .levels import (
+    BRAINS,
+    BotLevel,
+    BotSettings,
+    move_strength,
+    random_move_chance,
+    search_worlds,
+    temperature,
+    value_temperature,
+)
+from .policy import OnnxPolicy, PolicyError, choose, models_dir
+from .search import Budget, action_values, pick
+
+DEFAULT_MODEL_FILE = "default.onnx"
+log = structlog.get_logger(__name__)
+
+
+def moves_before(observation: Observation) -> int:
+    """The number of moves made in the game before this observation (bids and cards).
+
+    >>> from wizard.engine import WizardGame
+    >>> moves_before(WizardGame(4, seed=1).observation(0))
+    0
+    """
+    n = observation.num_players
+    earlier = sum(n + n * r for r in range(1, observation.round_number))
+    return earlier + sum(observation.has_bid) + len(observation.played_cards)
+
+
+def brain_for(level: BotLevel) -> str:
+    """The brain a level plays with now: ``heuristic``, ``search``, ``model`` or an agent name."""
+    brain = BRAINS[level]
+    if brain == "model_or_search":
+        return "model" if (models_dir() / DEFAULT_MODEL_FILE).is_file() else "search"
+    return brain
+
+
+class LevelAgent(Agent):
+    """A bot of one level; see the module docstring. Raises `ValueError` for an unknown level.
+
+    >>> from wizard.engine import WizardGame
+    >>> game = WizardGame(4, seed=2)
+    >>> obs = game.observation(game.current_player)
+    >>> LevelAgent("easy", seed=1).act(obs) in obs.legal_actions
+    True
+    """
+
+    def __init__(self, level: str | BotLevel, seed: int | None = None) -> None:
+        self.level = level if isinstance(level, BotLevel) else BotLevel.parse(level)
+        self.name = f"bot:{self.level.value}"
+        self._heuristic = HeuristicAgent()
+        self._policy: OnnxPolicy | None = None
+        self._policy_error: str | None = None
+        self._others: dict[str, Agent] = {}
+        self.bot = self._draw(seed)
+
+    def _draw(self, seed: int | None) -> BotSettings:
+        return BotSettings.draw(self.level, random.Random(f"level:{self.level.value}:{seed}"))
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.bot = self._draw(seed)
+
+    def act(self, observation: Observation) -> Action:
+        return self.act_as_bot(observation, self.bot, moves_before(observation))[0]
+
+    def act_as_bot(self, observation: Observation, bot: BotSettings,
+                   move_number: int) -> tuple[Action, str]:
+        """The move of ``bot`` at ``move_number`` and what chose it (``random`` or a brain)."""
+        require_turn(observation)
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return legal[0], self.name
+        rng = bot.move_rng(move_number)
+        strength = move_strength(bot.strength, rng)
+        if rng.random() < random_move_chance(strength):
+            return rng.choice(legal), "random"
+        uniform = rng.random()
+        brain = brain_for(self.level)
+        if brain == "model" and self._policy_error is None:
+            try:
+                return self._model_act(observation, strength, uniform), f"{self.name}:model"
+            except PolicyError as exc:  # an unusable file: play the search, say so once
+                self._policy_error = str(exc)
+                log.warning("level_model_unavailable_using_search", level=self.level.value,
+                            error=str(exc))
+        if brain == "model":
+            brain = "search"
+        if brain not in ("search", "heuristic"):  # a registered agent, e.g. OI for medium
+            other = self._others.get(brain)
+            if other is None:
+                other = self._others[brain] = make_agent(brain, seed=bot.seed)
+            return other.act(observation), f"{self.name}:{brain}"
+        preferred = action_index(self._heuristic.act(observation))
+        if brain == "search":
+            values = action_values(observation, Budget(worlds=search_worlds(strength)),
+                                   seed=bot.seed)
+            chosen = pick(values, preferred, value_temperature(strength), uniform)
+            return ACTIONS_BY_INDEX[chosen], f"{self.name}:search"
+        if observation.phase is Phase.BIDDING:
+            trump = observation.trump_suit.index if observation.trump_suit else -1
+            estimate = expected_tricks([c.id for c in observation.hand], trump,
+                                       observation.num_players)
+            values = {action_index(a): -10.0 * abs(a.value - estimate)
+                      for a in legal if isinstance(a, Bid)}
+            chosen = pick(values, preferred, value_temperature(strength), uniform)
+            return ACTIONS_BY_INDEX[chosen], f"{self.name}:heuristic"
+        return ACTIONS_BY_INDEX[preferred], f"{self.name}:heuristic"
+
+    def _model_act(self, observation: Observation, strength: int, uniform: float) -> Action:
+        if self._policy is None:
+            self._policy = OnnxPolicy(models_dir() / DEFAULT_MODEL_FILE)
+        logits = self._policy.logits(encode_observation(observation)[None, :])[0]
+        index = choose(logits, ActionSpace.mask(observation), temperature=temperature(strength),
+                       uniform=uniform)
+        return ActionSpace.action(index)
+
+
+__all__ = ["LevelAgent", "brain_for", "moves_before"]
