@@ -79,7 +79,7 @@ class PoolSettings:
     max_batch: int = 32  # rows in one ONNX call
     models_dir: str | None = None  # None: `wizard.ai.policy.models_dir()`
     default_model: str = "default"  # the policy agent ``model`` means
-    worker_agents: tuple[str, ...] = ()  # agent names decided in workers, one per task
+    worker_agents: tuple[str, ...] = ("oi",)  # agent names decided in workers, one per task
     worker_imports: tuple[str, ...] = ()  # modules each worker imports (to register agents)
     deadline_margin_ms: float = 2.0  # answered this long before the deadline, fallback included
     max_wait_s: float = 30.0  # the deadline of a request that has none

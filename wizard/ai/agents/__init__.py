@@ -33,10 +33,17 @@ def _make_model(seed: int | None = None, model_path: str | os.PathLike[str] | No
     return ModelAgent(policy, temperature=float(temperature), seed=seed)
 
 
+def _make_oi(seed: int | None = None, **options: object) -> Agent:
+    from ..oi import make_oi_agent  # imported late: wizard.ai.oi imports this package
+
+    return make_oi_agent(seed=seed, **options)  # type: ignore[arg-type]
+
+
 _REGISTRY: dict[str, AgentFactory] = {
     "random": lambda seed=None, **_: RandomAgent(seed),
     "heuristic": lambda seed=None, **_: HeuristicAgent(),
     "model": _make_model,
+    "oi": _make_oi,
 }
 
 
@@ -50,10 +57,12 @@ def agent_names() -> list[str]:
 
 
 def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
-    """Build an agent by name: ``random``, ``heuristic``, ``model`` and every registered one.
+    """Build an agent by name: ``random``, ``heuristic``, ``model``, ``oi``, or a registered one.
 
     ``model`` loads ``model_path`` (default ``models/default.onnx``) and falls back
-    to the heuristic with a logged warning when the file is missing or unusable.
+    to the heuristic with a logged warning when the file is missing or unusable;
+    ``oi`` loads ``models/oi_overall.onnx`` and ``models/oi_immediate.onnx`` (or
+    ``model_dir``) and falls back the same way.
     Raises `ValueError` for an unknown name.
 
     >>> make_agent("heuristic").name
