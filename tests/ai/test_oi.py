@@ -68,7 +68,10 @@ def test_play_values_follow_the_seed_formula(p_overall: list[float], data: st.Da
     w = bid - won
     for k, card in enumerate(legal):
         rest = brute_force([p for i, p in enumerate(p_overall) if i != card])
-        q = lambda t: rest[t] if 0 <= t < len(rest) else 0.0  # noqa: E731
+
+        def q(t: int, rest: list[float] = rest) -> float:
+            return rest[t] if 0 <= t < len(rest) else 0.0
+
         pi = p_immediate[k]
         assert make[k] == pytest.approx(pi * q(w - 1) + (1 - pi) * q(w), abs=1e-12)
         outcome = [pi * q(t - 1) + (1 - pi) * q(t) for t in range(h + 1)]

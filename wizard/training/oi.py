@@ -14,9 +14,10 @@ learning rate that decays per epoch.
 
 Metrics per epoch (``metrics.jsonl``): Brier score (= mean squared error
 against the 0/1 labels) and log loss of both networks on that epoch's *fresh*
-games, before training on them; mean score per seat. At the end ``heldout_games``
+games, before training on them; mean score per OI seat. At the end ``heldout_games``
 new games with exploration 0 give the calibration (`calibration_bins`,
-``calibration.png``) and the final metrics.
+``calibration.png``) and the final metrics; as many games with one OI seat
+among heuristic players give ``calibration_vs_heuristic.png``.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from wizard.ai.oi import (
     OVERALL_KIND,
     OVERALL_NAME,
     OIAgent,
+    OIDecision,
 )
 from wizard.ai.oi_features import OI_FEATURE_SIZE, OI_FEATURE_VERSION
 from wizard.engine import GameOptions, PlayCard, RoundCompleted, TrickCompleted, WizardGame
@@ -70,6 +72,7 @@ class OITrainConfig:
     exploration: float = 0.05
     overall_sample_rate: float = 0.35
     option_rate: float = 0.25  # chance of each non-default option in a game
+    heuristic_opponents: float = 0.2  # chance of each seat but the first being the heuristic
     seed: int = 1
 
     def __post_init__(self) -> None:
@@ -168,11 +171,13 @@ def game_options(rng: random.Random, rate: float) -> GameOptions:
 
 
 def play_recorded_game(
-    agents: Sequence[OIAgent], seed: int, options: GameOptions, data: EpochData,
+    agents: Sequence[OIAgent | None], seed: int, options: GameOptions, data: EpochData,
     sample: Callable[[], bool], heuristic_exploration: float | None = None,
     rng: random.Random | None = None,
 ) -> None:
-    """Play one game and add its labelled samples to ``data``.
+    """Play one game and add the labelled samples of the OI seats to ``data``.
+
+    A ``None`` seat is a heuristic player (opponent variety), not recorded.
 
     With ``heuristic_exploration`` set, the heuristic chooses (a random legal
     move with that chance, from ``rng``) and the agents only compute features.
@@ -187,7 +192,11 @@ def play_recorded_game(
         player = game.current_player
         assert player is not None
         obs = game.observation(player)
-        decision = agents[player].decide(obs, record=True)
+        agent = agents[player]
+        if agent is None:
+            decision = OIDecision(heuristic.act(obs))
+        else:
+            decision = agent.decide(obs, record=True)
         action = decision.action
         if heuristic_exploration is not None:
             assert rng is not None
@@ -220,7 +229,7 @@ def play_recorded_game(
                     data.overall.add(row, float(card in won_cards), predicted)
                 pending_overall.clear()
                 won_cards.clear()
-    data.scores.extend(float(s) for s in game.scores)
+    data.scores.extend(float(s) for s, a in zip(game.scores, agents, strict=True) if a is not None)
 
 
 def brier(labels: Array, predicted: Array) -> float:
@@ -339,15 +348,19 @@ def plot_calibration(bins: dict[str, list[dict[str, float]]], path: Path, title:
 
 def _play_epoch(config: OITrainConfig, games: int, rng: random.Random, nets: tuple[Any, Any],
                 *, exploration: float, bootstrap: bool, keep_rows: bool,
-                update: Callable[[], None]) -> EpochData:
+                update: Callable[[], None], opponents: float = 0.0) -> EpochData:
     data = EpochData(keep_rows)
     rate = config.overall_sample_rate if keep_rows else 1.0
     sample_rng = random.Random(rng.getrandbits(63))
     sample = (lambda: True) if rate >= 1.0 else (lambda: sample_rng.random() < rate)
     for _ in range(games):
         n = rng.choice(config.players)
-        agents = [OIAgent(nets[0], nets[1], exploration=0.0 if bootstrap else exploration,
-                          seed=rng.getrandbits(63)) for _ in range(n)]
+        agents: list[OIAgent | None] = [
+            OIAgent(nets[0], nets[1], exploration=0.0 if bootstrap else exploration,
+                    seed=rng.getrandbits(63)) for _ in range(n)]
+        for seat in range(1, n):
+            if not bootstrap and rng.random() < opponents:
+                agents[seat] = None
         play_recorded_game(agents, rng.getrandbits(63), game_options(rng, config.option_rate),
                            data, sample, config.exploration if bootstrap else None,
                            random.Random(rng.getrandbits(63)))
@@ -388,7 +401,7 @@ def train_oi(config: OITrainConfig, out: Path, *, command: str = "",
     while left > 0:
         counts.append(min(config.games_per_epoch, left))
         left -= counts[-1]
-    total = sum(counts) + config.heldout_games
+    total = sum(counts) + 2 * config.heldout_games
     bar = tqdm(total=total, unit="game", disable=not progress, dynamic_ncols=True)
     history: list[tuple[Array, Array, Array, Array]] = []
     metrics_path = out / "metrics.jsonl"
@@ -397,7 +410,8 @@ def train_oi(config: OITrainConfig, out: Path, *, command: str = "",
         bootstrap = epoch == 0
         nets = (_uniform, _uniform) if bootstrap else (NumpyMLP(overall), NumpyMLP(immediate))
         data = _play_epoch(config, games, rng, nets, exploration=config.exploration,
-                           bootstrap=bootstrap, keep_rows=True, update=lambda: bar.update(1))
+                           bootstrap=bootstrap, keep_rows=True, update=lambda: bar.update(1),
+                           opponents=config.heuristic_opponents)
         fresh = _metrics(data)  # predictions made before these games were trained on
         xo, yo, _ = data.overall.arrays()
         xi, yi, _ = data.immediate.arrays()
@@ -419,18 +433,32 @@ def train_oi(config: OITrainConfig, out: Path, *, command: str = "",
         bar.set_postfix(epoch=epoch, O=f"{fresh['overall_brier']:.4f}",
                         I=f"{fresh['immediate_brier']:.4f}", score=f"{fresh['mean_score']:.0f}")
     del history
+    final_nets = (NumpyMLP(overall), NumpyMLP(immediate))
     heldout = _play_epoch(config, config.heldout_games, random.Random(f"heldout:{config.seed}"),
-                          (NumpyMLP(overall), NumpyMLP(immediate)), exploration=0.0,
-                          bootstrap=False, keep_rows=False, update=lambda: bar.update(1))
+                          final_nets, exploration=0.0, bootstrap=False, keep_rows=False,
+                          update=lambda: bar.update(1))
+    # the same networks with one OI seat among heuristic players (the evaluation's setting)
+    mixed = _play_epoch(config, config.heldout_games, random.Random(f"mixed:{config.seed}"),
+                        final_nets, exploration=0.0, bootstrap=False, keep_rows=False,
+                        update=lambda: bar.update(1), opponents=1.0)
     bar.close()
     final = _metrics(heldout)
     bins = {"overall (p_O)": calibration_bins(*heldout.overall.arrays()[1:]),
             "immediate (p_I)": calibration_bins(*heldout.immediate.arrays()[1:])}
     gaps = {name: max_calibration_gap(rows) for name, rows in bins.items()}
+    mixed_bins = {"overall (p_O)": calibration_bins(*mixed.overall.arrays()[1:]),
+                  "immediate (p_I)": calibration_bins(*mixed.immediate.arrays()[1:])}
     plot_calibration(bins, out / "calibration.png",
                      f"OI calibration: {config.heldout_games} held-out self-play games")
+    plot_calibration(mixed_bins, out / "calibration_vs_heuristic.png",
+                     f"OI calibration: {config.heldout_games} held-out games, 1 OI seat "
+                     "vs heuristics")
     duration = round(time.perf_counter() - started, 1)
+    mixed_metrics = {k: v for k, v in _metrics(mixed).items() if k != "mean_score"}
     summary = {"heldout": final, "calibration": bins, "max_calibration_gap": gaps,
+               "vs_heuristic": {**mixed_metrics, "calibration": mixed_bins,
+                                "max_calibration_gap": {name: max_calibration_gap(rows)
+                                                        for name, rows in mixed_bins.items()}},
                "duration_s": duration, "command": command, "config": asdict(config)}
     for kind, name, model in ((OVERALL_KIND, OVERALL_NAME, overall),
                               (IMMEDIATE_KIND, IMMEDIATE_NAME, immediate)):

@@ -58,6 +58,8 @@ def register(trainers: Any) -> None:
     parser.add_argument("--lr-decay", type=float, default=0.93, help="per-epoch decay factor")
     parser.add_argument("--exploration", type=float, default=0.05,
                         help="chance of an exploring move in self-play")
+    parser.add_argument("--heuristic-opponents", type=float, default=0.2,
+                        help="chance of each seat but one being a heuristic player in self-play")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--install", type=Path, default=None, metavar="MODELS_DIR",
                         help="copy the two networks and their cards there when done")
@@ -77,7 +79,8 @@ def run_train_oi(args: argparse.Namespace) -> int:
             games=args.games, bootstrap_games=args.bootstrap_games,
             games_per_epoch=args.games_per_epoch, heldout_games=args.heldout_games,
             players=args.players, hidden=args.hidden, learning_rate=args.lr,
-            lr_decay=args.lr_decay, exploration=args.exploration, seed=args.seed)
+            lr_decay=args.lr_decay, exploration=args.exploration,
+            heuristic_opponents=args.heuristic_opponents, seed=args.seed)
     except ValueError as exc:
         print(f"wizard train oi: {exc}", file=sys.stderr)
         return 2
