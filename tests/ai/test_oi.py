@@ -259,3 +259,10 @@ def test_the_shipped_networks_load() -> None:
         assert p.shape == (3,)
         assert ((p >= 0) & (p <= 1)).all()
     assert isinstance(make_agent("oi"), OIAgent)
+
+
+def test_bad_agent_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="exploration"):
+        OIAgent(wizard_only, wizard_only, exploration=1.5)
+    with pytest.raises(ValueError, match="objective"):
+        OIAgent(wizard_only, wizard_only, objective="win")

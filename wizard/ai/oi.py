@@ -52,6 +52,8 @@ OVERALL_KIND = "oi_overall"
 IMMEDIATE_KIND = "oi_immediate"
 INPUT_NAME = "features"
 OUTPUT_NAME = "probability"
+#: how a card is chosen: the seed's P(make the bid exactly), or the expected round score
+PLAY_OBJECTIVES = ("make", "score")
 
 Floats = npt.NDArray[np.float64]
 #: a network: feature rows ``(k, OI_FEATURE_SIZE)`` -> probabilities ``(k,)``
@@ -222,9 +224,14 @@ class OIAgent(Agent):
     name = "oi"
 
     def __init__(self, overall: ProbabilityNet, immediate: ProbabilityNet, *,
-                 exploration: float = 0.0, seed: int | None = None) -> None:
+                 exploration: float = 0.0, seed: int | None = None,
+                 objective: str = "make") -> None:
         if not 0.0 <= exploration <= 1.0:
             raise ValueError(f"exploration must be within 0-1, got {exploration}")
+        if objective not in PLAY_OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(PLAY_OBJECTIVES)}, "
+                             f"got {objective!r}")
+        self.objective = objective
         self.overall = overall
         self.immediate = immediate
         self.exploration = exploration
@@ -289,6 +296,8 @@ class OIAgent(Agent):
             assert bid is not None  # every bid is visible once play starts
             make, expected = play_values(p_overall, p_immediate, legal, bid, obs.tricks_won[me])
             make = np.round(make, 9)  # equal chances (e.g. a bid already missed): the score decides
+            if self.objective == "score":
+                make = np.zeros_like(make)
             choice = max(range(len(legal)), key=lambda i: (float(make[i]), float(expected[i])))
         return OIDecision(
             PLAY_ACTIONS[legal_cards[choice]], sit.hand, features, overall_asked, p_overall,

@@ -56,6 +56,7 @@ def init_worker(models_dir: str, imports: tuple[str, ...] = ()) -> None:
     """
     for variable in THREAD_VARIABLES:
         os.environ[variable] = "1"
+    os.environ["WIZARD_MODELS_DIR"] = models_dir  # agents built here (oi) read the pool's models
     # Ctrl-C reaches the whole process group; the server shuts the pool down itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for module in imports:
