@@ -14,16 +14,9 @@ from wizard.ai.agents import make_agent
 from wizard.ai.oi import IMMEDIATE_KIND, OVERALL_KIND, OIAgent, OnnxProbabilityNet, load_networks
 from wizard.ai.oi_features import OI_FEATURE_SIZE, OI_FEATURE_VERSION
 from wizard.engine import WizardGame
-from wizard.training.oi import (
-    NumpyMLP,
-    OITrainConfig,
-    ProbabilityMLP,
-    brier,
-    calibration_bins,
-    max_calibration_gap,
-    train_oi,
-)
+from wizard.training.oi import NumpyMLP, OITrainConfig, ProbabilityMLP, train_oi
 from wizard.training.oi_export import export_mlp
+from wizard.training.oi_metrics import brier, calibration_bins, max_calibration_gap
 
 
 def test_onnx_and_numpy_match_torch(tmp_path: Path) -> None:
@@ -89,3 +82,20 @@ def test_train_oi_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["train", "oi", "--out", str(tmp_path), "--bootstrap-games", "0"]) == 2
     assert "bootstrap_games" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
+    config = OITrainConfig(games=1, bootstrap_games=1, games_per_epoch=1, heldout_games=1,
+                           players=(3,), hidden=(8,), seed=9)
+    for run in ("a", "b"):
+        train_oi(config, tmp_path / run, progress=False)
+    for name in ("oi_overall.onnx", "oi_immediate.onnx", "metrics.jsonl"):
+        first = (tmp_path / "a" / name).read_bytes()
+        second = (tmp_path / "b" / name).read_bytes()
+        if name.endswith(".jsonl"):  # identical but for the elapsed seconds
+            strip = [{k: v for k, v in json.loads(line).items() if k != "elapsed_s"}
+                     for line in first.decode().splitlines()]
+            assert strip == [{k: v for k, v in json.loads(line).items() if k != "elapsed_s"}
+                             for line in second.decode().splitlines()]
+        else:
+            assert first == second

@@ -49,6 +49,7 @@ from wizard.ai.oi_features import OI_FEATURE_SIZE, OI_FEATURE_VERSION
 from wizard.engine import GameOptions, PlayCard, RoundCompleted, TrickCompleted, WizardGame
 
 from .oi_export import export_mlp
+from .oi_metrics import brier, calibration_bins, log_loss, max_calibration_gap, plot_calibration
 
 Array = npt.NDArray[np.float32]
 
@@ -232,49 +233,6 @@ def play_recorded_game(
     data.scores.extend(float(s) for s, a in zip(game.scores, agents, strict=True) if a is not None)
 
 
-def brier(labels: Array, predicted: Array) -> float:
-    """Mean squared error of probabilities against 0/1 labels."""
-    ok = ~np.isnan(predicted)
-    return float(np.mean((predicted[ok] - labels[ok]) ** 2)) if ok.any() else math.nan
-
-
-def log_loss(labels: Array, predicted: Array) -> float:
-    ok = ~np.isnan(predicted)
-    if not ok.any():
-        return math.nan
-    p = np.clip(predicted[ok].astype(np.float64), 1e-6, 1 - 1e-6)
-    y = labels[ok]
-    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
-
-
-def calibration_bins(labels: Array, predicted: Array, bins: int = 10) -> list[dict[str, float]]:
-    """Per bin of predicted probability: share of the samples, mean predicted, observed rate.
-
-    >>> calibration_bins(np.array([0, 1], np.float32), np.array([0.05, 0.95], np.float32))[0]
-    {'low': 0.0, 'high': 0.1, 'count': 1, 'share': 0.5, 'predicted': 0.05, 'observed': 0.0}
-    """
-    ok = ~np.isnan(predicted)
-    labels, predicted = labels[ok], predicted[ok]
-    index = np.minimum((predicted * bins).astype(np.int64), bins - 1)
-    out = []
-    for b in range(bins):
-        inside = index == b
-        count = int(inside.sum())
-        out.append({
-            "low": round(b / bins, 4), "high": round((b + 1) / bins, 4), "count": count,
-            "share": round(count / max(1, len(labels)), 6),
-            "predicted": round(float(predicted[inside].mean()), 6) if count else math.nan,
-            "observed": round(float(labels[inside].mean()), 6) if count else math.nan,
-        })
-    return out
-
-
-def max_calibration_gap(bins: list[dict[str, float]], min_share: float = 0.01) -> float:
-    """The largest |observed − predicted| over bins holding at least ``min_share`` of samples."""
-    gaps = [abs(b["observed"] - b["predicted"]) for b in bins if b["share"] >= min_share]
-    return max(gaps) if gaps else math.nan
-
-
 def fit(model: ProbabilityMLP, x: Array, y: Array, *, lr: float, passes: int, batch: int,
         generator: torch.Generator) -> float:
     """Minimise binary cross-entropy on ``(x, y)``; returns the last pass's mean loss."""
@@ -291,7 +249,7 @@ def fit(model: ProbabilityMLP, x: Array, y: Array, *, lr: float, passes: int, ba
             idx = order[start:start + batch]
             optimiser.zero_grad()
             loss = loss_fn(model(xs[idx]), ys[idx])
-            loss.backward()  # type: ignore[no-untyped-call]
+            loss.backward()
             optimiser.step()
             total += loss.item() * len(idx)
             count += len(idx)
@@ -312,38 +270,6 @@ def _metrics(data: EpochData) -> dict[str, float]:
         "immediate_brier": brier(yi, pi), "immediate_log_loss": log_loss(yi, pi),
         "mean_score": float(np.mean(data.scores)) if data.scores else math.nan,
     }
-
-
-def plot_calibration(bins: dict[str, list[dict[str, float]]], path: Path, title: str) -> Path:
-    """Predicted vs observed win rate per bin, one line per network; marker area ~ share."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, (ax, hist) = plt.subplots(2, 1, figsize=(6, 7.5), height_ratios=(3, 1), sharex=True)
-    ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="perfect")
-    ax.fill_between([0, 1], [-0.05, 0.95], [0.05, 1.05], color="grey", alpha=0.12,
-                    label="±0.05")
-    width = 0.1 / (len(bins) + 1)
-    for k, (name, rows) in enumerate(bins.items()):
-        used = [b for b in rows if b["count"]]
-        xs = [b["predicted"] for b in used]
-        ys = [b["observed"] for b in used]
-        gap = max_calibration_gap(rows)
-        line = ax.plot(xs, ys, marker="o", label=f"{name} (max gap {gap:.3f})")
-        hist.bar([b["low"] + width * (k + 1) for b in rows], [b["share"] for b in rows],
-                 width=width, color=line[0].get_color(), label=name)
-    ax.set(xlim=(0, 1), ylim=(0, 1), ylabel="observed win rate", title=title)
-    ax.legend(loc="upper left", fontsize=8)
-    ax.grid(alpha=0.3)
-    hist.set(xlabel="predicted probability (10 bins)", ylabel="share of cards", xlim=(0, 1))
-    hist.axhline(0.01, color="grey", linewidth=0.8, linestyle=":")
-    hist.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
 
 
 def _play_epoch(config: OITrainConfig, games: int, rng: random.Random, nets: tuple[Any, Any],
@@ -419,12 +345,11 @@ def train_oi(config: OITrainConfig, out: Path, *, command: str = "",
         history = [*history[-config.replay_epochs:], (xo, yo, xi, yi)] if config.replay_epochs \
             else [(xo, yo, xi, yi)]
         lr = max(config.min_learning_rate, config.learning_rate * config.lr_decay ** epoch)
-        fit_args = {"lr": lr, "passes": config.passes, "batch": config.batch_size,
-                    "generator": generator}
-        loss_o = fit(overall, np.concatenate([h[0] for h in history]),
-                     np.concatenate([h[1] for h in history]), **fit_args)
-        loss_i = fit(immediate, np.concatenate([h[2] for h in history]),
-                     np.concatenate([h[3] for h in history]), **fit_args)
+        loss_o, loss_i = (
+            fit(model, np.concatenate([h[k] for h in history]),
+                np.concatenate([h[k + 1] for h in history]), lr=lr, passes=config.passes,
+                batch=config.batch_size, generator=generator)
+            for model, k in ((overall, 0), (immediate, 2)))
         row = {"epoch": epoch, "games": games, "bootstrap": bootstrap, "learning_rate": lr,
                **fresh, "overall_train_loss": loss_o, "immediate_train_loss": loss_i,
                "elapsed_s": round(time.perf_counter() - started, 1)}
@@ -476,6 +401,5 @@ def train_oi(config: OITrainConfig, out: Path, *, command: str = "",
     return summary
 
 
-__all__ = ["NumpyMLP", "OITrainConfig", "ProbabilityMLP", "brier", "calibration_bins", "fit",
-           "log_loss", "max_calibration_gap", "play_recorded_game", "plot_calibration",
+__all__ = ["NumpyMLP", "OITrainConfig", "ProbabilityMLP", "fit", "play_recorded_game",
            "train_oi"]
