@@ -212,6 +212,9 @@ class OIAgent(Agent):
     via `load_networks`, or a trainer's networks). ``exploration`` is the chance
     of an exploring move (a random card, or a bid within one of the best),
     drawn from the agent's own generator seeded by ``seed`` / `reset`.
+    ``objective`` ``"make"`` (the seed's) plays for P(making the bid exactly);
+    ``"score"`` for the expected round score. Raises `ValueError` for an
+    exploration outside 0–1 or an unknown objective.
 
     >>> agent = OIAgent(lambda x: np.full(len(x), 0.5, np.float32),
     ...                 lambda x: np.full(len(x), 0.5, np.float32))
