@@ -99,3 +99,15 @@ def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
                              for line in second.decode().splitlines()]
         else:
             assert first == second
+
+
+def test_the_cli_trains_and_installs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, models = tmp_path / "run", tmp_path / "models"
+    code = main(["train", "oi", "--games", "1", "--bootstrap-games", "1", "--heldout-games", "1",
+                 "--players", "3", "--hidden", "8", "--quiet", "--out", str(out),
+                 "--install", str(models)])
+    assert code == 0
+    assert "max_calibration_gap" in json.loads(capsys.readouterr().out)
+    assert sorted(p.name for p in models.iterdir()) == [
+        "oi_immediate.json", "oi_immediate.onnx", "oi_overall.json", "oi_overall.onnx"]
+    assert isinstance(make_agent("oi", model_dir=models), OIAgent)
