@@ -1,9 +1,10 @@
 """ONNX policies: a file of weights that maps features to action logits.
 
 Contract of a policy file ``models/<name>.onnx`` (with its model card
-``models/<name>.json``): input ``features`` float32 ``[batch, FEATURE_SIZE]``,
-output ``logits`` float32 ``[batch, 85]`` (extra outputs such as ``value`` are
-ignored). Illegal actions are masked here, never trusted to the model.
+``models/<name>.json``, whose ``kind`` is ``"policy"`` or absent): input
+``features`` float32 ``[batch, FEATURE_SIZE]``, output ``logits`` float32
+``[batch, 85]`` (extra outputs such as ``value`` are ignored). Illegal
+actions are masked here, never trusted to the model.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ class OnnxPolicy:
         if not self.path.is_file():
             raise PolicyError(f"policy file {self.path} does not exist")
         self.card = read_model_card(self.path)
+        kind = self.card.get("kind", "policy")  # no kind: an action policy
+        if kind != "policy":
+            raise PolicyError(f"{self.path.name} is a {kind!r} network, not an action policy")
         version = self.card.get("encoding_version", ENCODING_VERSION)
         if version != ENCODING_VERSION:
             raise PolicyError(

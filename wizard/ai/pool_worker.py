@@ -35,7 +35,7 @@ from wizard.engine import Observation, action_index
 from .agents import Agent, make_agent
 from .decision import AgentSpec, act_with_strength
 from .levels import BotLevel, BotSettings, random_move_chance, temperature
-from .policy import OnnxPolicy, PolicyError
+from .policy import OnnxPolicy, PolicyError, read_model_card
 
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 
@@ -48,10 +48,13 @@ def init_worker(models_dir: str, imports: tuple[str, ...] = ()) -> None:
     """Prepare a worker process: one thread per numeric library, every policy loaded once.
 
     A policy file that cannot be loaded is skipped and reported by `ping`, so
-    one bad file does not take the other policies down with it.
+    one bad file does not take the other policies down with it. Files whose
+    model card names another ``kind`` (the OI networks) are not policies and
+    are left alone.
     """
     for variable in THREAD_VARIABLES:
         os.environ[variable] = "1"
+    os.environ["WIZARD_MODELS_DIR"] = models_dir  # agents built here (oi) read the pool's models
     # Ctrl-C reaches the whole process group; the server shuts the pool down itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for module in imports:
@@ -61,6 +64,8 @@ def init_worker(models_dir: str, imports: tuple[str, ...] = ()) -> None:
     directory = Path(models_dir)
     for path in sorted(directory.glob("*.onnx")) if directory.is_dir() else ():
         try:
+            if read_model_card(path).get("kind", "policy") != "policy":
+                continue  # another agent's network (the OI agent's): not an action policy
             policy = OnnxPolicy(path, threads=1)
         except PolicyError as exc:
             _load_errors[path.stem] = str(exc)

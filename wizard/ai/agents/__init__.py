@@ -19,7 +19,7 @@ log = structlog.get_logger(__name__)
 AgentFactory = Callable[..., Agent]
 DEFAULT_MODEL_NAME = "default"
 #: agents too slow for the event loop: the inference pool decides them in its workers
-WORKER_AGENTS: tuple[str, ...] = ("search", "bot:hard", "bot:master")
+WORKER_AGENTS: tuple[str, ...] = ("search", "bot:hard", "bot:master", "oi")
 
 
 def _make_model(seed: int | None = None, model_path: str | os.PathLike[str] | None = None,
@@ -55,12 +55,19 @@ def _make_level(level: str) -> AgentFactory:
     return factory
 
 
+def _make_oi(seed: int | None = None, **options: object) -> Agent:
+    from ..oi import make_oi_agent  # imported late: wizard.ai.oi imports this package
+
+    return make_oi_agent(seed=seed, **options)  # type: ignore[arg-type]
+
+
 _REGISTRY: dict[str, AgentFactory] = {
     "random": lambda seed=None, **_: RandomAgent(seed),
     "heuristic": lambda seed=None, **_: HeuristicAgent(),
     "model": _make_model,
     "search": _make_search,
     **{f"bot:{level}": _make_level(level) for level in ("easy", "medium", "hard", "master")},
+    "oi": _make_oi,
 }
 
 
@@ -74,14 +81,16 @@ def agent_names() -> list[str]:
 
 
 def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
-    """Build an agent by name: ``random``, ``heuristic``, ``model``, ``search``, ``bot:<level>``.
+    """Build an agent by name: random, heuristic, model, oi, search, ``bot:<level>``.
 
     ``search`` is the determinized search bot (option ``worlds``, default 32);
     ``bot:easy`` … ``bot:master`` play a bot level as the server does (a
     strength drawn per game from the seed, see `wizard.ai.levels`).
 
     ``model`` loads ``model_path`` (default ``models/default.onnx``) and falls back
-    to the heuristic with a logged warning when the file is missing or unusable.
+    to the heuristic with a logged warning when the file is missing or unusable;
+    ``oi`` loads ``models/oi_overall.onnx`` and ``models/oi_immediate.onnx`` (or
+    ``model_dir``) and falls back the same way.
     Raises `ValueError` for an unknown name.
 
     >>> make_agent("heuristic").name
