@@ -75,8 +75,9 @@ def decide_inline(policy: OnnxPolicy, request: DecisionRequest) -> Action:
         if rng.random() < random_move_chance(bot.strength):
             return rng.choice(observation.legal_actions)
         temp, uniform = temperature(bot.strength), rng.random()
-    logits = policy.logits(encode_observation(observation)[None, :])[0]
-    index = choose(logits, ActionSpace.mask(observation), temperature=temp, uniform=uniform)
+    mask = ActionSpace.mask(observation)
+    logits = policy.logits(encode_observation(observation)[None, :], mask[None, :])[0]
+    index = choose(logits, mask, temperature=temp, uniform=uniform)
     return ActionSpace.action(index)
 
 

@@ -6,15 +6,11 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-import structlog
-
 from ..policy import OnnxPolicy, PolicyError, models_dir
 from .base import Agent
 from .heuristic import HeuristicAgent
 from .model_agent import ModelAgent
 from .random_agent import RandomAgent
-
-log = structlog.get_logger(__name__)
 
 AgentFactory = Callable[..., Agent]
 DEFAULT_MODEL_NAME = "default"
@@ -23,11 +19,7 @@ DEFAULT_MODEL_NAME = "default"
 def _make_model(seed: int | None = None, model_path: str | os.PathLike[str] | None = None,
                 **options: object) -> Agent:
     path = Path(model_path) if model_path else models_dir() / f"{DEFAULT_MODEL_NAME}.onnx"
-    try:
-        policy = OnnxPolicy(path)
-    except PolicyError as exc:
-        log.warning("model_unavailable_using_heuristic", path=str(path), error=str(exc))
-        return HeuristicAgent()
+    policy = OnnxPolicy(path)
     temperature = options.get("temperature", 0.0)
     assert isinstance(temperature, int | float)
     return ModelAgent(policy, temperature=float(temperature), seed=seed)
@@ -52,9 +44,11 @@ def agent_names() -> list[str]:
 def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
     """Build an agent by name: ``random``, ``heuristic``, ``model`` and every registered one.
 
-    ``model`` loads ``model_path`` (default ``models/default.onnx``) and falls back
-    to the heuristic with a logged warning when the file is missing or unusable.
-    Raises `ValueError` for an unknown name.
+    ``model`` loads ``model_path`` (default ``models/default.onnx``) and raises
+    `PolicyError` when that file is missing, corrupt or from another encoding
+    version: a ``model`` is never silently a heuristic (the server's bots keep
+    their own fallback, see `wizard.server.bots.level_agent`). Raises
+    `ValueError` for an unknown name.
 
     >>> make_agent("heuristic").name
     'heuristic'
@@ -69,6 +63,7 @@ __all__ = [
     "Agent",
     "HeuristicAgent",
     "ModelAgent",
+    "PolicyError",
     "RandomAgent",
     "agent_names",
     "make_agent",

@@ -1,0 +1,95 @@
+"""What every trainer shares: metrics.jsonl, the periodic duplicate evaluation, the curve.
+
+The evaluation plays the current network (written to a scratch ONNX file and
+served exactly as in production) against three heuristics in duplicate deals
+with a fixed seed, so successive points of the curve are comparable.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from wizard.ai.agents import ModelAgent
+from wizard.ai.evaluate import evaluate
+from wizard.ai.policy import OnnxPolicy
+
+from .export import write_temp_policy
+from .policy import NetPolicy
+
+METRICS_FILE = "metrics.jsonl"
+CURVE_FILE = "learning_curve.png"
+EVAL_SEED = 7
+
+
+def append_metrics(out: Path, record: dict[str, Any]) -> None:
+    with (out / METRICS_FILE).open("a") as stream:
+        stream.write(json.dumps({"time": round(time.time(), 1), **record}) + "\n")
+
+
+def read_metrics(out: Path) -> list[dict[str, Any]]:
+    path = out / METRICS_FILE
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def evaluate_against_heuristics(policy: NetPolicy, games: int, seed: int = EVAL_SEED,
+                                players: int = 4) -> dict[str, float]:
+    """The policy in one seat, heuristics in the others: its mean, theirs, the margin's 95 % CI.
+
+    The margin's interval comes from the per-deal differences' standard error,
+    which is the agent's own standard error: both are over the same deals.
+    """
+    with tempfile.TemporaryDirectory() as scratch:
+        path = write_temp_policy(policy, Path(scratch))
+        agent = ModelAgent(OnnxPolicy(path))
+        result = evaluate([agent, *["heuristic"] * (players - 1)], games, seed=seed)
+    model, others = result.agents[0], result.agents[1:]
+    heuristic_mean = sum(a.mean for a in others) / len(others)
+    return {"eval_games": result.games, "model_mean": round(model.mean, 2),
+            "heuristic_mean": round(heuristic_mean, 2),
+            "margin": round(model.mean - heuristic_mean, 2),
+            "model_stderr": round(model.stderr, 2),
+            "model_bid_accuracy": round(model.bid_accuracy, 4),
+            "heuristic_bid_accuracy": round(sum(a.bid_accuracy for a in others) / len(others), 4)}
+
+
+def plot_learning_curve(out: Path, title: str) -> Path | None:
+    """``out/learning_curve.png`` from the evaluations in ``metrics.jsonl`` (None without any)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    points = [r for r in read_metrics(out) if "margin" in r]
+    if not points:
+        return None
+    stages = sorted({str(r.get("stage", "")) for r in points})
+    figure, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for stage in stages:
+        rows = [r for r in points if str(r.get("stage", "")) == stage]
+        x = [r["total_games"] for r in rows]
+        axes[0].errorbar(x, [r["margin"] for r in rows],
+                         yerr=[1.96 * r.get("model_stderr", 0.0) for r in rows],
+                         marker="o", capsize=3, label=stage)
+        axes[1].plot(x, [100 * r["model_bid_accuracy"] for r in rows], marker="o", label=stage)
+    axes[0].axhline(0.0, color="grey", linewidth=0.8)
+    axes[0].set_xlabel("training games")
+    axes[0].set_ylabel("points per game over the heuristics' mean")
+    axes[0].set_title("vs 3 heuristics (duplicate, 95 % CI)")
+    axes[1].set_xlabel("training games")
+    axes[1].set_ylabel("exact bids (%)")
+    axes[1].set_title("bid accuracy")
+    for ax in axes:
+        ax.grid(alpha=0.3)
+        ax.legend()
+    figure.suptitle(title)
+    figure.tight_layout()
+    path = out / CURVE_FILE
+    figure.savefig(path, dpi=90)
+    plt.close(figure)
+    return path
