@@ -12,6 +12,7 @@ for each legal bid (`wizard.ai.policy.with_bid`, `bid_scores`).
 from __future__ import annotations
 
 import json
+import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -119,7 +120,8 @@ def load_checkpoint(directory: Path) -> Policy:
                               f"known: {', '.join(sorted(_POLICIES))}")
     try:
         return cls.load(Path(directory), record["config"])
-    except (OSError, RuntimeError, KeyError, ValueError) as exc:
+    except (OSError, RuntimeError, KeyError, TypeError, ValueError, EOFError,
+            pickle.UnpicklingError) as exc:
         raise CheckpointError(f"cannot load the weights in {directory}: {exc}") from exc
 
 

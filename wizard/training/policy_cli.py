@@ -30,8 +30,6 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="continue the run in --out from its checkpoint")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=1,
-                        help="processes that play the training games")
     parser.add_argument("--games", type=int, required=True, help="training games in all")
     parser.add_argument("--lr", type=float, default=None, help="learning rate")
     parser.add_argument("--eval-every", type=int, default=5000,
@@ -47,6 +45,8 @@ def register(trainers: Any) -> None:
         description="Imitation of a teacher (any agent name) over games played in worker "
                     "processes; bids by expected score from the tricks head.")
     _common(imitate)
+    imitate.add_argument("--workers", type=int, default=1,
+                         help="processes that play the teacher's games")
     imitate.add_argument("--teacher", default="heuristic", help="agent name (make_agent)")
     imitate.add_argument("--hidden", type=_hidden, default=(256, 256),
                          help="hidden layer sizes, e.g. 256,256")
@@ -114,7 +114,7 @@ def run_ppo(args: argparse.Namespace) -> int:
         batch=args.batch, lr=args.lr if args.lr is not None else 3e-4, entropy=args.entropy,
         heuristic_share=args.heuristic_share, past_share=args.past_share,
         bid_temperature=args.bid_temperature, eval_every=args.eval_every,
-        eval_games=args.eval_games, workers=args.workers, seed=args.seed)
+        eval_games=args.eval_games, seed=args.seed)
     try:
         checkpoint = train_ppo(args.out, config, init=args.init, resume=args.resume,
                                command=_command(), progress=not args.quiet)
