@@ -15,6 +15,7 @@ from wizard.ai.agents import ModelAgent, make_agent
 from wizard.ai.encoding import ENCODING_VERSION
 from wizard.ai.policy import OnnxPolicy, models_dir
 from wizard.engine import GameOptions, WizardGame
+from wizard.training.onnx_graphs import write_random_policy
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "models" / "default.onnx"
@@ -65,13 +66,15 @@ def test_evaluate_refuses_a_model_whose_file_is_missing(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("module", ["wizard.ai", "wizard.ai.agents", "wizard.ai.pool",
                                     "wizard.server", "wizard.server.app"])
-def test_serving_never_imports_torch(module: str) -> None:
+def test_serving_never_imports_torch(module: str, tmp_path: Path) -> None:
+    write_random_policy(tmp_path, "default", hidden=(8,))
     code = (f"import sys, {module}\n"
             "from wizard.ai.agents import make_agent\n"
-            "make_agent('model').act\n"
+            "from wizard.engine import WizardGame\n"
+            "make_agent('model').act(WizardGame(4, seed=1).observation(1))\n"
             "sys.exit(1 if 'torch' in sys.modules else 0)")
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "WIZARD_MODELS_DIR": str(tmp_path)})
     assert run.returncode == 0, run.stderr or f"importing {module} imported torch"
 
 
