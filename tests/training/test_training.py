@@ -102,6 +102,9 @@ def test_ppo_resumes_from_imitation_and_then_from_its_own_checkpoint(
     record = json.loads((out / "checkpoint" / "policy.json").read_text())
     assert record["meta"]["games"] >= 18
     assert [t["stage"] for t in record["meta"]["training"]] == ["imitate", "ppo", "ppo"]
+    train_ppo(out, longer, resume=True, progress=False)  # complete already: a no-op
+    again = json.loads((out / "checkpoint" / "policy.json").read_text())
+    assert again["meta"] == record["meta"]
 
 
 def test_checkpoints_round_trip_and_bad_ones_are_clear_errors(tmp_path: Path) -> None:

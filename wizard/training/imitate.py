@@ -97,6 +97,8 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
         assert isinstance(policy, NetPolicy)
         done = int(record["meta"].get("games", 0))
         history = list(record["meta"].get("training", []))
+        if done >= config.games:  # already complete: nothing to add to its history
+            return checkpoint
     else:
         if checkpoint.exists():
             raise ValueError(f"{out} already holds a run; pass --resume or another --out")

@@ -161,6 +161,8 @@ def train_ppo(out: Path, config: PpoConfig, *, init: Path | None = None, resume:
         loaded = load_checkpoint(checkpoint)
         done = int(record["meta"].get("games", 0))
         history = list(record["meta"].get("training", []))
+        if done >= config.games:  # already complete: nothing to add to its history
+            return checkpoint
     elif checkpoint.exists():
         raise ValueError(f"{out} already holds a run; pass --resume or another --out")
     elif init is not None:
