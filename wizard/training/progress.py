@@ -60,23 +60,39 @@ def evaluate_against_heuristics(policy: NetPolicy, games: int, seed: int = EVAL_
 
 def plot_learning_curve(out: Path, title: str) -> Path | None:
     """``out/learning_curve.png`` from the evaluations in ``metrics.jsonl`` (None without any)."""
+    return plot_runs([out], out / CURVE_FILE, title)
+
+
+def plot_runs(runs: list[Path], path: Path, title: str) -> Path | None:
+    """One curve over several runs in order (imitation, then PPO): x counts all their games.
+
+    Returns None when no run has an evaluation yet.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    points = [r for r in read_metrics(out) if "margin" in r]
-    if not points:
+    series: list[tuple[str, list[dict[str, Any]], int]] = []
+    offset = 0
+    for run in runs:
+        rows = read_metrics(run)
+        points = [r for r in rows if "margin" in r]
+        if points:
+            series.append((str(points[0].get("stage", run.name)), points, offset))
+        offset += max((int(r["total_games"]) for r in rows), default=0)
+    if not series:
         return None
-    stages = sorted({str(r.get("stage", "")) for r in points})
     figure, axes = plt.subplots(1, 2, figsize=(11, 4))
-    for stage in stages:
-        rows = [r for r in points if str(r.get("stage", "")) == stage]
-        x = [r["total_games"] for r in rows]
+    for stage, rows, shift in series:
+        x = [shift + r["total_games"] for r in rows]
         axes[0].errorbar(x, [r["margin"] for r in rows],
                          yerr=[1.96 * r.get("model_stderr", 0.0) for r in rows],
                          marker="o", capsize=3, label=stage)
-        axes[1].plot(x, [100 * r["model_bid_accuracy"] for r in rows], marker="o", label=stage)
+        axes[1].plot(x, [100 * r["model_bid_accuracy"] for r in rows], marker="o",
+                     label=f"{stage}: model")
+        axes[1].plot(x, [100 * r["heuristic_bid_accuracy"] for r in rows], linestyle="--",
+                     label=f"{stage}: heuristics")
     axes[0].axhline(0.0, color="grey", linewidth=0.8)
     axes[0].set_xlabel("training games")
     axes[0].set_ylabel("points per game over the heuristics' mean")
@@ -89,7 +105,6 @@ def plot_learning_curve(out: Path, title: str) -> Path | None:
         ax.legend()
     figure.suptitle(title)
     figure.tight_layout()
-    path = out / CURVE_FILE
     figure.savefig(path, dpi=90)
     plt.close(figure)
     return path
