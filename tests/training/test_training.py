@@ -12,21 +12,21 @@ import pytest
 
 pytest.importorskip("torch", reason="the train extra (torch) is not installed")
 
-from wizard.__main__ import main  # noqa: E402
-from wizard.ai.agents import ModelAgent, make_agent  # noqa: E402
-from wizard.ai.evaluate import evaluate  # noqa: E402
-from wizard.ai.policy import OnnxPolicy  # noqa: E402
-from wizard.training import export as export_module  # noqa: E402
-from wizard.training.export import ExportError, export_policy, parity_observations  # noqa: E402
-from wizard.training.imitate import ImitationConfig, train_imitation  # noqa: E402
-from wizard.training.onnx_graphs import MlpWeights, mlp_policy  # noqa: E402
-from wizard.training.policy import (  # noqa: E402
+from wizard.__main__ import main
+from wizard.ai.agents import ModelAgent, make_agent
+from wizard.ai.evaluate import evaluate
+from wizard.ai.policy import OnnxPolicy
+from wizard.training import export as export_module
+from wizard.training.export import ExportError, export_policy, parity_observations
+from wizard.training.imitate import ImitationConfig, train_imitation
+from wizard.training.onnx_graphs import MlpWeights, mlp_policy
+from wizard.training.policy import (
     CheckpointError,
     NetPolicy,
     load_checkpoint,
     save_checkpoint,
 )
-from wizard.training.ppo import PpoConfig, train_ppo  # noqa: E402
+from wizard.training.ppo import PpoConfig, train_ppo
 
 TINY = ImitationConfig(games=300, hidden=(16,), chunk=50, eval_every=300, eval_games=12,
                        checkpoint_every=100, buffer_rows=50_000)
@@ -113,7 +113,7 @@ def test_checkpoints_round_trip_and_bad_ones_are_clear_errors(tmp_path: Path) ->
     loaded = load_checkpoint(path)
     features, masks = parity_observations(20)
     assert np.array_equal(loaded.select(features, masks), policy.select(features, masks))
-    with pytest.raises(CheckpointError, match="policy.json is missing"):
+    with pytest.raises(CheckpointError, match=r"policy\.json is missing"):
         load_checkpoint(tmp_path / "nothing")
     broken = tmp_path / "broken"
     shutil.copytree(path, broken)
