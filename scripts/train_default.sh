@@ -12,10 +12,11 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 PY="${PYTHON:-$ROOT/.venv/bin/python}"
 OUT="${OUT:-runs/default}"
-IMITATE_GAMES="${IMITATE_GAMES:-40000}"
-PPO_GAMES="${PPO_GAMES:-8000}"
+IMITATE_GAMES="${IMITATE_GAMES:-24000}"
+PPO_GAMES="${PPO_GAMES:-5000}"
 EVAL_GAMES="${EVAL_GAMES:-2000}"
 WORKERS="${WORKERS:-1}"
+JOBS="${JOBS:-2}"
 SEED="${SEED:-1}"
 MODELS="${MODELS:-models}"
 mkdir -p "$OUT/models"
@@ -47,7 +48,7 @@ plot_runs([Path(p) for p in sys.argv[2:]], Path(sys.argv[1]), "imitation, then P
 echo "== export and evaluation" >&2
 evaluate() {  # evaluate MODELS_DIR NAME AGENTS GAMES SEED: one JSON result in $OUT/eval_NAME.json
     WIZARD_MODELS_DIR="$1" "$PY" -m wizard evaluate --agents "$3" --games "$4" --seed "$5" \
-        --jobs "$WORKERS" --json --quiet > "$OUT/eval_$2.json"
+        --jobs "$JOBS" --json --quiet > "$OUT/eval_$2.json"
 }
 margin() {  # margin NAME: the model's mean minus the other seats' mean in $OUT/eval_NAME.json
     "$PY" -c 'import json, sys; a = json.load(open(sys.argv[1]))["agents"]
@@ -82,7 +83,7 @@ evaluated=$(( $(date +%s) - started ))
 "$PY" - "$OUT" "$trained" "$evaluated" "$IMITATE_GAMES" "$PPO_GAMES" "$(basename "$(dirname "$final")")" <<'EOF'
 import json, sys
 from pathlib import Path
-out, trained, evaluated, imitate, ppo = sys.argv[1:6]
+out, _, evaluated, imitate, ppo = sys.argv[1:6]
 runs = {}
 for path in sorted(Path(out).glob("eval_*.json")):
     result = json.loads(path.read_text())
@@ -96,9 +97,13 @@ for path in sorted(Path(out).glob("eval_*.json")):
         "others_mean": round(mean_others, 2), "margin": round(model["mean"] - mean_others, 2),
         "intervals_apart": model["ci95"][0] > max(a["ci95"][1] for a in others),
     }
-card = {"evaluation": runs, "shipped_stage": sys.argv[6],
+stage = sys.argv[6]
+history = json.loads((Path(out) / stage / "checkpoint" / "policy.json").read_text())
+seconds = sum(session["seconds"] for session in history["meta"]["training"])
+card = {"evaluation": runs, "shipped_stage": stage,
         "recipe": f"scripts/train_default.sh (IMITATE_GAMES={imitate} PPO_GAMES={ppo})",
-        "training_seconds": int(trained), "script_seconds": int(evaluated)}
+        "training_seconds": int(seconds), "this_script_run_seconds": int(evaluated),
+        "machine": "2 shared cores (other jobs running), no accelerator"}
 (Path(out) / "card_extra.json").write_text(json.dumps(card, indent=2))
 print(json.dumps({k: v["margin"] for k, v in runs.items()}))
 EOF
