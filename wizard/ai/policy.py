@@ -88,8 +88,8 @@ def with_bid(features: npt.NDArray[np.float32], bids: npt.NDArray[np.integer[Any
     Raises `ValueError` when the shapes disagree.
 
     >>> rows = with_bid(np.zeros((1, 315), np.float32), np.array([4]))
-    >>> float(rows[0, 275]) == float(rows[0, 277]) == 0.2
-    True
+    >>> [round(float(x), 6) for x in rows[0, 274:278]]  # has bid, bid, tricks, bid-tricks
+    [1.0, 0.2, 0.0, 0.2]
     """
     if features.ndim != 2 or features.shape[0] != len(bids):
         raise ValueError(f"need one bid per feature row, got {features.shape} and {len(bids)}")
