@@ -27,6 +27,7 @@ from wizard.training.policy import (
     save_checkpoint,
 )
 from wizard.training.ppo import PpoConfig, train_ppo
+from wizard.training.progress import evaluate_against_heuristics
 
 TINY = ImitationConfig(games=300, hidden=(16,), chunk=50, eval_every=300, eval_games=12,
                        checkpoint_every=100, buffer_rows=50_000)
@@ -149,3 +150,12 @@ def test_the_cli_trains_exports_and_refuses_bad_input(tmp_path: Path,
     assert "is not a checkpoint" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["train", "imitate", "--out", str(out), "--games", "4", "--hidden", "0"])
+
+
+def test_the_periodic_evaluation_gives_the_same_numbers_in_worker_processes(
+        imitation_run: Path) -> None:
+    policy = load_checkpoint(imitation_run / "checkpoint")
+    assert isinstance(policy, NetPolicy)
+    alone = evaluate_against_heuristics(policy, 8, jobs=1)
+    spread = evaluate_against_heuristics(policy, 8, jobs=2)  # they load the candidate, not
+    assert alone == spread  # models/default.onnx: a different policy would differ here

@@ -135,7 +135,8 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
         }
         if total // config.eval_every > last_eval or total == config.games:
             last_eval = total // config.eval_every
-            evaluation = evaluate_against_heuristics(policy, config.eval_games)
+            evaluation = evaluate_against_heuristics(policy, config.eval_games,
+                                                     jobs=config.workers)
             record |= evaluation
         append_metrics(out, record)
         bar.update(played - (bar.n - done))

@@ -46,7 +46,7 @@ def register(trainers: Any) -> None:
                     "processes; bids by expected score from the tricks head.")
     _common(imitate)
     imitate.add_argument("--workers", type=int, default=1,
-                         help="processes that play the teacher's games")
+                         help="processes that play the teacher's games and the evaluations")
     imitate.add_argument("--teacher", default="heuristic", help="agent name (make_agent)")
     imitate.add_argument("--hidden", type=_hidden, default=(256, 256),
                          help="hidden layer sizes, e.g. 256,256")
@@ -67,6 +67,9 @@ def register(trainers: Any) -> None:
     _common(ppo)
     ppo.add_argument("--init", type=Path, default=None,
                      help="checkpoint to start from (e.g. the imitation run's checkpoint)")
+    ppo.add_argument("--workers", type=int, default=1,
+                     help="processes of the periodic evaluation (self-play steps its games "
+                          "together in one process, one batched forward pass per step)")
     ppo.add_argument("--envs", type=int, default=64, help="games stepped together")
     ppo.add_argument("--rollout", type=int, default=64, help="decisions per game per update")
     ppo.add_argument("--epochs", type=int, default=3, help="PPO epochs per rollout")
@@ -114,7 +117,7 @@ def run_ppo(args: argparse.Namespace) -> int:
         batch=args.batch, lr=args.lr if args.lr is not None else 3e-4, entropy=args.entropy,
         heuristic_share=args.heuristic_share, past_share=args.past_share,
         bid_temperature=args.bid_temperature, eval_every=args.eval_every,
-        eval_games=args.eval_games, seed=args.seed)
+        eval_games=args.eval_games, workers=args.workers, seed=args.seed)
     try:
         checkpoint = train_ppo(args.out, config, init=args.init, resume=args.resume,
                                command=_command(), progress=not args.quiet)

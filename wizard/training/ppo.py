@@ -60,6 +60,7 @@ class PpoConfig:
     eval_every: int = 5_000
     eval_games: int = 400
     checkpoint_every: int = 2_000
+    workers: int = 1  # processes of the periodic evaluation (the games step in this one)
     seed: int = 1
 
 
@@ -264,7 +265,8 @@ def train_ppo(out: Path, config: PpoConfig, *, init: Path | None = None, resume:
         collector.round_scores = []
         if total // config.eval_every > last_eval or total >= config.games:
             last_eval = total // config.eval_every
-            evaluation = evaluate_against_heuristics(policy, config.eval_games)
+            evaluation = evaluate_against_heuristics(policy, config.eval_games,
+                                                     jobs=config.workers)
             record |= evaluation
         append_metrics(out, record)
         bar.set_postfix(games_s=record["games_per_s"], round_score=record["mean_round_score"],

@@ -8,6 +8,7 @@ with a fixed seed, so successive points of the curve are comparable.
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -38,16 +39,28 @@ def read_metrics(out: Path) -> list[dict[str, Any]]:
 
 
 def evaluate_against_heuristics(policy: NetPolicy, games: int, seed: int = EVAL_SEED,
-                                players: int = 4) -> dict[str, float]:
-    """The policy in one seat, heuristics in the others: its mean, theirs, the margin's 95 % CI.
+                                players: int = 4, jobs: int = 1) -> dict[str, float]:
+    """The policy in one seat, heuristics in the others: its mean, theirs, its bid accuracy.
 
-    The margin's interval comes from the per-deal differences' standard error,
-    which is the agent's own standard error: both are over the same deals.
+    The policy is written as a scratch ``default.onnx``; with ``jobs`` > 1 the
+    evaluation's worker processes load it as ``model`` (``WIZARD_MODELS_DIR``
+    points at the scratch directory while they run).
     """
     with tempfile.TemporaryDirectory() as scratch:
-        path = write_temp_policy(policy, Path(scratch))
-        agent = ModelAgent(OnnxPolicy(path))
-        result = evaluate([agent, *["heuristic"] * (players - 1)], games, seed=seed)
+        path = write_temp_policy(policy, Path(scratch), "default")
+        others = ["heuristic"] * (players - 1)
+        if jobs <= 1:
+            result = evaluate([ModelAgent(OnnxPolicy(path)), *others], games, seed=seed)
+        else:
+            saved = os.environ.get("WIZARD_MODELS_DIR")
+            os.environ["WIZARD_MODELS_DIR"] = scratch
+            try:
+                result = evaluate(["model", *others], games, seed=seed, jobs=jobs)
+            finally:
+                if saved is None:
+                    del os.environ["WIZARD_MODELS_DIR"]
+                else:
+                    os.environ["WIZARD_MODELS_DIR"] = saved
     model, others = result.agents[0], result.agents[1:]
     heuristic_mean = sum(a.mean for a in others) / len(others)
     return {"eval_games": result.games, "model_mean": round(model.mean, 2),
