@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wizard.ai.agents import HeuristicAgent, make_agent
+from wizard.ai.agents import make_agent
 from wizard.ai.oi import (
     IMMEDIATE_KIND,
     IMMEDIATE_NAME,
@@ -232,8 +232,9 @@ def test_oi_is_reproducible_from_its_seed(random_networks: Path) -> None:
     assert actions(1) != actions(2)
 
 
-def test_missing_networks_fall_back_to_the_heuristic(tmp_path: Path) -> None:
-    assert isinstance(make_agent("oi", model_dir=tmp_path), HeuristicAgent)
+def test_missing_networks_are_a_clear_error_not_a_silent_heuristic(tmp_path: Path) -> None:
+    with pytest.raises(PolicyError, match="oi_overall"):
+        make_agent("oi", model_dir=tmp_path)
     with pytest.raises(PolicyError, match="does not exist"):
         load_networks(tmp_path)
 

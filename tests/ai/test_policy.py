@@ -1,4 +1,4 @@
-"""ONNX policies and the model agent: masking, temperature, refusing wrong files."""
+"""ONNX policies and the model agent: the contract, bids by expected score, refusing bad files."""
 
 from __future__ import annotations
 
@@ -6,18 +6,41 @@ import json
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
+from onnx import TensorProto, helper, numpy_helper
 
-from wizard.ai.agents import HeuristicAgent, ModelAgent, make_agent
-from wizard.ai.encoding import FEATURE_SIZE, ActionSpace, encode_observation
-from wizard.ai.policy import OnnxPolicy, PolicyError, choose
-from wizard.engine import WizardGame
+from wizard.ai.agents import ModelAgent, make_agent
+from wizard.ai.encoding import FEATURE_SIZE, ActionSpace, encode_batch, encode_observation
+from wizard.ai.policy import (
+    SCORE_TABLE,
+    TRICKS_SIZE,
+    OnnxPolicy,
+    PolicyError,
+    bid_scores,
+    choose,
+    with_bid,
+)
+from wizard.engine import Bid, GameOptions, Phase, WizardGame
+from wizard.engine.rules import round_score
 from wizard.training.onnx_graphs import write_random_policy
 
 
 @pytest.fixture(scope="module")
 def policy_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_random_policy(tmp_path_factory.mktemp("models"), "tiny", hidden=(32,), seed=3)
+
+
+def observations(num_players: int, seed: int, options: GameOptions | None = None) -> list:
+    """Every decision of one game played by the first legal action."""
+    game = WizardGame(num_players, options or GameOptions(), seed=seed)
+    out = []
+    while not game.is_finished:
+        player = game.current_player
+        obs = game.observation(player)
+        out.append(obs)
+        game.apply(player, obs.legal_actions[-1])
+    return out
 
 
 def test_model_agent_plays_only_legal_actions_through_a_whole_game(policy_path: Path) -> None:
@@ -32,14 +55,65 @@ def test_model_agent_plays_only_legal_actions_through_a_whole_game(policy_path: 
         game.apply(player, action)
 
 
-def test_the_policy_takes_its_best_legal_action(policy_path: Path) -> None:
+def test_probabilities_are_zero_at_illegal_actions_and_tricks_beyond_the_hand(
+        policy_path: Path) -> None:
+    obs = observations(4, seed=2, options=GameOptions(wizard_trump_dealer_chooses=True))
+    features, masks = encode_batch(obs), ActionSpace.mask_batch(obs)
+    out = OnnxPolicy(policy_path).run(features, masks)
+    assert np.all(out.probs[~masks] == 0.0)
+    assert np.allclose(out.probs.sum(axis=1), 1.0, atol=1e-5)
+    cards = np.array([o.round_number for o in obs])
+    beyond = np.arange(TRICKS_SIZE)[None, :] > cards[:, None]
+    assert np.all(out.tricks[beyond] == 0.0)
+    assert np.allclose(out.tricks.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_cards_follow_the_most_probable_legal_action(policy_path: Path) -> None:
     policy = OnnxPolicy(policy_path)
-    game = WizardGame(4, seed=9)
-    obs = game.observation(game.current_player)
-    logits = policy.logits(encode_observation(obs)[None, :])[0]
-    mask = ActionSpace.mask(obs)
-    best = int(np.flatnonzero(mask)[np.argmax(logits[mask])])
-    assert ModelAgent(policy).act(obs) == ActionSpace.action(best)
+    plays = [o for o in observations(4, seed=9) if o.phase is Phase.PLAYING][:30]
+    for obs in plays:
+        mask = ActionSpace.mask(obs)
+        probs = policy.run(encode_observation(obs)[None, :], mask[None, :]).probs[0]
+        assert ModelAgent(policy).act(obs) == ActionSpace.action(int(np.argmax(probs)))
+
+
+def test_bids_maximise_the_expected_score_under_the_tricks_head(policy_path: Path) -> None:
+    policy = OnnxPolicy(policy_path)
+    bids_seen = set()
+    for obs in [o for o in observations(3, seed=5) if o.phase is Phase.BIDDING][:20]:
+        features = encode_observation(obs)[None, :]
+        mask = ActionSpace.mask(obs)
+        expected = {}
+        for action in obs.legal_actions:
+            assert isinstance(action, Bid)
+            asked = with_bid(features, np.array([action.value]))
+            tricks = policy.run(asked, mask[None, :]).tricks[0]
+            expected[action.value] = sum(p * round_score(action.value, t)
+                                         for t, p in enumerate(tricks))
+        chosen = ModelAgent(policy).act(obs)
+        assert isinstance(chosen, Bid)
+        assert expected[chosen.value] == pytest.approx(max(expected.values()), abs=1e-3)
+        bids_seen.add(chosen.value)
+    assert len(bids_seen) > 1  # not a constant: the bid depends on the hand
+
+
+def test_with_bid_reads_like_the_observation_after_that_bid() -> None:
+    game = WizardGame(3, seed=11)
+    seat = game.current_player
+    before = game.observation(seat)
+    game.apply(seat, Bid(1))
+    after = encode_observation(game.observation(seat))
+    guessed = with_bid(encode_observation(before)[None, :], np.array([1]))[0]
+    own = slice(274, 279)
+    assert np.array_equal(guessed[own], after[own])
+    assert guessed[-1] == pytest.approx(after[-1])
+
+
+def test_bid_scores_are_the_wizard_scores_weighted_by_probability() -> None:
+    tricks = np.zeros((1, TRICKS_SIZE), np.float32)
+    tricks[0, [0, 1]] = 0.5
+    assert bid_scores(tricks, np.array([0])).tolist() == [0.5 * 20 - 0.5 * 10]
+    assert SCORE_TABLE[3, 3] == 50 and SCORE_TABLE[0, 2] == -20
 
 
 def test_choose_never_picks_an_illegal_action_even_when_it_scores_highest() -> None:
@@ -60,17 +134,24 @@ def test_sampling_follows_the_softmax_at_the_temperature() -> None:
     assert abs(picks.count(1) / len(picks) - 0.75) < 0.02  # p = 3 / (1 + 3)
 
 
-def test_a_policy_with_the_wrong_feature_count_is_refused(tmp_path: Path) -> None:
-    import onnx
+def test_a_missing_model_file_is_a_clear_error_not_a_heuristic() -> None:
+    with pytest.raises(PolicyError, match=r"missing\.onnx does not exist"):
+        make_agent("model", model_path="/definitely/missing.onnx")
 
-    from wizard.training.onnx_graphs import random_mlp_policy
 
-    model = random_mlp_policy((8,), seed=1)
-    model.graph.input[0].type.tensor_type.shape.dim[1].dim_value = FEATURE_SIZE + 1
-    path = tmp_path / "wrong.onnx"
-    onnx.save(model, str(path))
-    with pytest.raises(PolicyError, match="316"):  # refused at load or by our shape check
-        OnnxPolicy(path)
+def test_a_corrupt_model_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "corrupt.onnx"
+    path.write_bytes(b"this is not an onnx file at all")
+    with pytest.raises(PolicyError, match="cannot load"):
+        make_agent("model", model_path=path)
+
+
+def test_a_corrupt_model_card_is_refused(policy_path: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "card.onnx"
+    copy.write_bytes(policy_path.read_bytes())
+    copy.with_suffix(".json").write_text("{not json")
+    with pytest.raises(PolicyError, match="cannot read model card"):
+        OnnxPolicy(copy)
 
 
 def test_a_policy_from_another_encoding_version_is_refused(policy_path: Path,
@@ -79,5 +160,29 @@ def test_a_policy_from_another_encoding_version_is_refused(policy_path: Path,
     copy.write_bytes(policy_path.read_bytes())
     copy.with_suffix(".json").write_text(json.dumps({"name": "old", "encoding_version": 0}))
     with pytest.raises(PolicyError, match="encoding version 0"):
-        OnnxPolicy(copy)
-    assert isinstance(make_agent("model", model_path=copy), HeuristicAgent)
+        make_agent("model", model_path=copy)
+
+
+def test_a_policy_of_the_old_logits_only_contract_is_refused(tmp_path: Path) -> None:
+    weight = numpy_helper.from_array(np.zeros((FEATURE_SIZE, 85), np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["features", "w"], ["logits"])], "old",
+        [helper.make_tensor_value_info("features", TensorProto.FLOAT, ["batch", FEATURE_SIZE])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 85])], [weight])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    path = tmp_path / "logits.onnx"
+    onnx.save(model, str(path))
+    with pytest.raises(PolicyError, match="lacks mask, probs, tricks"):
+        OnnxPolicy(path)
+
+
+def test_a_policy_with_the_wrong_feature_count_is_refused(tmp_path: Path) -> None:
+    from wizard.training.onnx_graphs import random_mlp_policy
+
+    model = random_mlp_policy((8,), seed=1)
+    model.graph.input[0].type.tensor_type.shape.dim[1].dim_value = FEATURE_SIZE + 1
+    path = tmp_path / "wrong.onnx"
+    onnx.save(model, str(path))
+    with pytest.raises(PolicyError, match="316"):  # refused at load or by our shape check
+        OnnxPolicy(path)

@@ -2,7 +2,7 @@
 
 Each bound is provoked deterministically with test-only agents that run in the
 workers (this module is imported there through ``worker_imports``): a slow one
-and one that hangs. A policy that raises is an ONNX file whose logits do not
+and one that hangs. A policy that raises is an ONNX file whose probabilities do not
 fit the action space. Every pool runs inside `running_pool`, which always
 closes it, and every test runs under `run`'s time limit.
 """
@@ -76,7 +76,7 @@ def run(main: Callable[[], Awaitable[T]], limit: float = 30.0) -> T:
 
 @pytest.fixture(scope="module")
 def random_policy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``default``: a small random MLP; ``broken``: logits one short of the action space."""
+    """``default``: a small random MLP; ``broken``: probabilities one short of the action space."""
     directory = tmp_path_factory.mktemp("policies")
     write_random_policy(directory, "default", (32,), seed=3)
     write_random_policy(directory, "broken", (8,), seed=4, outputs=ActionSpace.SIZE - 1)
@@ -147,8 +147,9 @@ def expected_model_decision(policy: OnnxPolicy, req: DecisionRequest) -> tuple[A
         if rng.random() < random_move_chance(bot.strength):
             return rng.choice(observation.legal_actions), "random"
         temp, uniform = temperature(bot.strength), rng.random()
-    logits = policy.logits(encode_observation(observation)[None, :])[0]
-    index = choose(logits, ActionSpace.mask(observation), temperature=temp, uniform=uniform)
+    mask = ActionSpace.mask(observation)
+    logits = policy.logits(encode_observation(observation)[None, :], mask[None, :])[0]
+    index = choose(logits, mask, temperature=temp, uniform=uniform)
     return ActionSpace.action(index), "model:default"
 
 

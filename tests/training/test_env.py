@@ -62,3 +62,22 @@ def test_vector_env_steps_many_games_and_restarts_finished_ones() -> None:
         for i, obs in enumerate(env.observations):
             assert np.array_equal(step.masks[i], ActionSpace.mask(obs))
     assert finished >= 6
+
+
+def test_vector_env_reports_each_completed_round_with_its_rewards() -> None:
+    vec = VectorWizardEnv(3, num_players=(3, 5), seed=4)
+    state = vec.reset()
+    rng = np.random.default_rng(4)
+    rounds = 0
+    for _ in range(600):
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in state.masks]
+        state = vec.step(actions)
+        for i, result in enumerate(state.round_results):
+            players = len(result.tricks) if result is not None else 0
+            assert (result is not None) == bool(state.rewards[i].any())
+            if result is not None:
+                rounds += 1
+                assert sum(result.tricks) == result.round_number
+                assert np.allclose(state.rewards[i, :players],
+                                   np.array(result.score_changes) / 100)
+    assert rounds > 10

@@ -11,6 +11,7 @@ from wizard.engine import GameOptions
 
 from .agents import agent_names
 from .evaluate import EvaluationResult, ProgressBar, evaluate
+from .policy import PolicyError
 
 
 def parse_options(text: str | None) -> GameOptions:
@@ -41,7 +42,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         options = parse_options(args.options)
         result = evaluate(names, args.games, options=options, seed=args.seed, jobs=args.jobs,
                           progress=None if args.quiet else ProgressBar(sys.stderr))
-    except ValueError as exc:
+    except (ValueError, PolicyError) as exc:
         print(f"wizard evaluate: {exc}", file=sys.stderr)
         return 2
     if args.json:

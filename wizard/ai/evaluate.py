@@ -187,7 +187,9 @@ def evaluate(
 
     ``agents`` are agent names (built with `make_agent`; needed for ``jobs`` > 1
     unless the agents pickle) or agent objects. Raises `ValueError` for fewer
-    than 3 or more than 6 agents or fewer than 1 game.
+    than 3 or more than 6 agents or fewer than 1 game, and whatever `make_agent`
+    raises for a name (`PolicyError` for a ``model`` whose file is missing),
+    before any game is played.
 
     >>> result = evaluate(["heuristic", "random", "random"], games=3, seed=1)
     >>> result.games, result.agents[0].name
@@ -200,6 +202,8 @@ def evaluate(
         raise ValueError(f"games must be at least 1, got {games}")
     options = options or GameOptions()
     seed = 0 if seed is None else seed
+    if jobs > 1:
+        _build(agents)  # refuse a bad agent here, not inside a worker process
     deals = math.ceil(games / n)
     names = [a if isinstance(a, str) else a.name for a in agents]
     records: list[GameRecord] = []

@@ -149,9 +149,9 @@ class LevelAgent(Agent):
     def _model_act(self, observation: Observation, strength: int, uniform: float) -> Action:
         if self._policy is None:
             self._policy = OnnxPolicy(models_dir() / DEFAULT_MODEL_FILE)
-        logits = self._policy.logits(encode_observation(observation)[None, :])[0]
-        index = choose(logits, ActionSpace.mask(observation), temperature=temperature(strength),
-                       uniform=uniform)
+        mask = ActionSpace.mask(observation)
+        logits = self._policy.logits(encode_observation(observation)[None, :], mask[None, :])[0]
+        index = choose(logits, mask, temperature=temperature(strength), uniform=uniform)
         return ActionSpace.action(index)
 
 

@@ -324,20 +324,13 @@ class OIAgent(Agent):
 
 def make_oi_agent(seed: int | None = None, model_dir: str | os.PathLike[str] | None = None,
                   **options: object) -> Agent:
-    """`make_agent("oi")`: the shipped networks, or the heuristic when they cannot load.
+    """`make_agent("oi")`: the OI agent over the shipped networks.
 
     Options: ``model_dir`` (where ``oi_overall.onnx`` and ``oi_immediate.onnx``
-    live) and ``exploration`` (default 0).
+    live) and ``exploration`` (default 0). Raises `PolicyError` when a network
+    is missing or unusable: an ``oi`` is never silently a heuristic.
     """
-    from .agents.heuristic import HeuristicAgent
-
-    try:
-        overall, immediate = load_networks(model_dir)
-    except PolicyError as exc:
-        import structlog
-
-        structlog.get_logger(__name__).warning("oi_unavailable_using_heuristic", error=str(exc))
-        return HeuristicAgent()
+    overall, immediate = load_networks(model_dir)
     exploration = options.get("exploration", 0.0)
     assert isinstance(exploration, int | float)
     return OIAgent(overall, immediate, exploration=float(exploration), seed=seed)

@@ -1,25 +1,54 @@
-"""ONNX policies: a file of weights that maps features to action logits.
+"""ONNX policies: the learned player's network, served by onnxruntime (never torch).
 
 Contract of a policy file ``models/<name>.onnx`` (with its model card
-``models/<name>.json``, whose ``kind`` is ``"policy"`` or absent): input
-``features`` float32 ``[batch, FEATURE_SIZE]``, output ``logits`` float32
-``[batch, 85]`` (extra outputs such as ``value`` are ignored). Illegal
-actions are masked here, never trusted to the model.
+``models/<name>.json``, whose ``kind`` is ``"policy"`` or absent):
+
+- inputs ``features`` float32 ``[N, FEATURE_SIZE]`` and ``mask`` bool ``[N, 85]``
+  (`ActionSpace.mask`: True at the legal actions);
+- outputs ``probs`` float32 ``[N, 85]``, the action probabilities with every
+  illegal action at exactly 0, and ``tricks`` float32 ``[N, TRICKS_SIZE]``, the
+  distribution of the tricks the seat ends the round with (0 beyond the round's
+  number of cards). Further outputs (``value``) are ignored here.
+
+Cards and the trump choice come from ``probs``. Bids come from ``tricks``: each
+legal bid is written into the bidding observation's features (`with_bid`) and
+the bid with the highest expected Wizard score under its predicted tricks
+distribution wins (`bid_scores`). `OnnxPolicy.logits` folds both into one row of
+decision logits per observation, so every caller chooses the same way.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .encoding import ENCODING_VERSION, FEATURE_SIZE, ActionSpace
+from wizard.engine import BID_BASE, MAX_BID, NUM_ACTIONS
+from wizard.engine.rules import round_score
+
+from .encoding import BLOCKS, ENCODING_VERSION, FEATURE_SIZE, ActionSpace
 
 MASKED = np.float32(-1e9)
+#: the tricks head covers 0..20 tricks (20 cards is the largest hand)
+TRICKS_SIZE = MAX_BID + 1
+#: expected points per unit of bid logit: a bid 10 points better is e times likelier
+#: when a bot samples its decisions at temperature 1
+BID_POINTS_PER_LOGIT = 10.0
+INPUT_NAMES = ("features", "mask")
+OUTPUT_NAMES = ("probs", "tricks")
+
+_OWN = BLOCKS["own"].start
+_BALANCE = BLOCKS["bid_balance"].start
+_BIDS = slice(BID_BASE, BID_BASE + MAX_BID + 1)
+#: SCORE_TABLE[b, t]: the Wizard score of bid b when the round ends with t tricks
+SCORE_TABLE = np.array(
+    [[round_score(b, t) for t in range(TRICKS_SIZE)] for b in range(MAX_BID + 1)], np.float32
+)
 
 
 def models_dir() -> Path:
@@ -37,11 +66,63 @@ class PolicyError(RuntimeError):
     """A policy file that cannot be used (missing, unreadable, wrong shape or encoding)."""
 
 
+@dataclass(frozen=True, slots=True)
+class PolicyOutput:
+    probs: npt.NDArray[np.float32]  # (N, 85), 0 at illegal actions
+    tricks: npt.NDArray[np.float32]  # (N, TRICKS_SIZE)
+
+
+def bidding_rows(masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """Indices of the rows whose legal actions are bids.
+
+    >>> mask = np.zeros((2, 85), bool); mask[0, 3] = mask[1, 30] = True
+    >>> bidding_rows(mask).tolist()
+    [0]
+    """
+    return np.flatnonzero(masks[:, _BIDS].any(axis=1)).astype(np.int64)
+
+
+def with_bid(features: npt.NDArray[np.float32], bids: npt.NDArray[np.integer[Any]]
+             ) -> npt.NDArray[np.float32]:
+    """Bidding features as they would read once the seat has bid ``bids[i]`` (row by row).
+
+    The tricks head reads these to predict the round's outcome of each bid. The
+    phase stays "bidding", so the network knows it is asked before any card.
+    Raises `ValueError` when the shapes disagree.
+
+    >>> rows = with_bid(np.zeros((1, 315), np.float32), np.array([4]))
+    >>> [round(float(x), 6) for x in rows[0, 274:278]]  # has bid, bid, tricks, bid-tricks
+    [1.0, 0.2, 0.0, 0.2]
+    """
+    if features.ndim != 2 or features.shape[0] != len(bids):
+        raise ValueError(f"need one bid per feature row, got {features.shape} and {len(bids)}")
+    out = features.copy()
+    value = np.asarray(bids, np.float32) / 20.0
+    out[:, _OWN] = 1.0
+    out[:, _OWN + 1] = value
+    out[:, _OWN + 3] = value - out[:, _OWN + 2]  # (bid - tricks) / 20
+    out[:, _BALANCE] += value
+    return out
+
+
+def bid_scores(tricks: npt.NDArray[np.float32], bids: npt.NDArray[np.integer[Any]]
+               ) -> npt.NDArray[np.float32]:
+    """Expected Wizard score of bid ``bids[i]`` under the tricks distribution ``tricks[i]``.
+
+    >>> certain_two = np.zeros((2, 21), np.float32); certain_two[:, 2] = 1
+    >>> bid_scores(certain_two, np.array([2, 1])).tolist()
+    [40.0, -10.0]
+    """
+    table = SCORE_TABLE[np.asarray(bids, np.int64)]
+    return np.asarray((tricks * table).sum(axis=1), np.float32)
+
+
 class OnnxPolicy:
     """An onnxruntime session around one policy file, with one intra-op thread.
 
-    Raises `PolicyError` when the file is missing or its input does not have
-    `FEATURE_SIZE` features, or its model card names another encoding version.
+    Raises `PolicyError` when the file is missing, is not ONNX, lacks the
+    ``features``/``mask`` inputs or ``probs``/``tricks`` outputs, expects another
+    feature count, or when its model card names another encoding version.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, threads: int = 1) -> None:
@@ -69,24 +150,58 @@ class OnnxPolicy:
             )
         except Exception as exc:  # onnxruntime raises several unrelated types
             raise PolicyError(f"cannot load {self.path}: {exc}") from exc
-        inputs = self.session.get_inputs()
-        if inputs[0].shape[-1] != FEATURE_SIZE:
-            raise PolicyError(
-                f"{self.path.name} expects {inputs[0].shape[-1]} features, not {FEATURE_SIZE}"
-            )
-        self.input_name = inputs[0].name
+        inputs = {i.name: i for i in self.session.get_inputs()}
+        outputs = {o.name for o in self.session.get_outputs()}
+        missing = [n for n in INPUT_NAMES if n not in inputs]
+        missing += [n for n in OUTPUT_NAMES if n not in outputs]
+        if missing:
+            raise PolicyError(f"{self.path.name} lacks {', '.join(missing)} (not a policy file "
+                              f"of this contract: inputs features, mask; outputs probs, tricks)")
+        width = inputs["features"].shape[-1]
+        if width != FEATURE_SIZE:
+            raise PolicyError(f"{self.path.name} expects {width} features, not {FEATURE_SIZE}")
         self.name = str(self.card.get("name", self.path.stem))
 
-    def logits(self, features: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """Raw logits ``[batch, 85]`` for features ``[batch, FEATURE_SIZE]``."""
-        out = self.session.run(["logits"], {self.input_name: features})[0]
-        return np.asarray(out, dtype=np.float32)
+    def run(self, features: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
+            ) -> PolicyOutput:
+        """The raw outputs for ``features [N, FEATURE_SIZE]`` and ``masks [N, 85]``.
 
-    def masked_logits(
-        self, features: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
-    ) -> npt.NDArray[np.float32]:
-        """Logits with every illegal action pushed to -1e9."""
-        return np.where(masks, self.logits(features), MASKED)
+        Raises `ValueError` when the policy's outputs do not fit the masks.
+        """
+        probs, tricks = self.session.run(
+            list(OUTPUT_NAMES), {"features": features, "mask": np.ascontiguousarray(masks)}
+        )
+        probs = np.asarray(probs, np.float32)
+        tricks = np.asarray(tricks, np.float32)
+        if probs.shape != masks.shape:
+            raise ValueError(f"policy logits have shape {probs.shape}, masks {masks.shape}")
+        if tricks.shape != (len(masks), TRICKS_SIZE):
+            raise ValueError(f"policy tricks have shape {tricks.shape}, "
+                             f"not ({len(masks)}, {TRICKS_SIZE})")
+        return PolicyOutput(probs, tricks)
+
+    def logits(self, features: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
+               ) -> npt.NDArray[np.float32]:
+        """Decision logits ``[N, 85]``: illegal actions at -1e9, the best legal one highest.
+
+        Card and trump rows hold the log of ``probs``; bidding rows hold each
+        legal bid's expected score / `BID_POINTS_PER_LOGIT` (one more ONNX call
+        over the bidding rows, one row per legal bid). Raises `ValueError` when
+        the outputs do not fit.
+        """
+        out = self.run(features, masks)
+        with np.errstate(divide="ignore"):
+            logits = np.log(out.probs)
+        bidding = bidding_rows(masks)
+        if bidding.size:
+            owners, bids = np.nonzero(masks[bidding][:, _BIDS])
+            asked = with_bid(features[bidding[owners]], bids)
+            asked_masks = masks[bidding[owners]]
+            tricks = self.run(asked, asked_masks).tricks
+            rows = np.full((bidding.size, NUM_ACTIONS), MASKED, np.float32)
+            rows[owners, BID_BASE + bids] = bid_scores(tricks, bids) / BID_POINTS_PER_LOGIT
+            logits[bidding] = rows
+        return np.where(masks, logits, MASKED).astype(np.float32)
 
 
 def choose(
@@ -101,6 +216,7 @@ def choose(
     ``temperature`` 0 takes the best legal action; above 0 samples from the
     softmax at that temperature using ``uniform`` (a draw in [0, 1)), so the
     caller owns the randomness and a seeded caller is reproducible.
+    Raises `ValueError` when no action is legal.
     """
     legal = np.flatnonzero(mask)
     if legal.size == 0:
@@ -116,7 +232,10 @@ def choose(
 
 
 def read_model_card(path: Path) -> dict[str, Any]:
-    """The JSON model card beside a policy file, or ``{}`` when there is none."""
+    """The JSON model card beside a policy file, or ``{}`` when there is none.
+
+    Raises `PolicyError` for a card that is not a JSON object.
+    """
     card_path = path.with_suffix(".json")
     if not card_path.is_file():
         return {}
@@ -129,4 +248,6 @@ def read_model_card(path: Path) -> dict[str, Any]:
     return data
 
 
-__all__ = ["ActionSpace", "OnnxPolicy", "PolicyError", "choose", "models_dir", "read_model_card"]
+__all__ = ["BID_POINTS_PER_LOGIT", "SCORE_TABLE", "TRICKS_SIZE", "ActionSpace", "OnnxPolicy",
+           "PolicyError", "PolicyOutput", "bid_scores", "bidding_rows", "choose", "models_dir",
+           "read_model_card", "with_bid"]

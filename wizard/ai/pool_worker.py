@@ -7,8 +7,9 @@ each); then it answers ``(task, args)`` messages (`run_task`), one at a time:
 
 - ``policy``: `run_policy_batch` — features and legal-action masks encoded on
   the loop, plus each row's bot (level, strength, seed, move number); the bot's
-  random-move and softmax draws (`act_with_strength`'s recipe), one ONNX call
-  for the whole batch, a masked choice per row;
+  random-move and softmax draws (`act_with_strength`'s recipe), the policy's
+  decision logits for the whole batch (cards from its probabilities, bids by
+  expected score), a masked choice per row;
 - ``agent``: `run_agent` — one observation (``Observation.to_dict()``) for an
   agent too slow for the loop (search bots), through `act_with_strength`.
 
@@ -159,19 +160,21 @@ def run_policy_batch(
     masks: npt.NDArray[np.bool_],
     bots: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[np.int64], float]:
-    """One ONNX call for a batch; returns a code per row and the compute seconds.
+    """A batch decided by a policy; returns a code per row and the compute seconds.
 
-    A code ``>= 0`` is the chosen action index; ``-1 - k`` means the bot plays
-    a random move this time: ``legal_actions[k]``. Raises `KeyError` for a policy
-    this worker did not load, and whatever the policy raises (a wrong output
-    shape is a `ValueError` from `choose_rows`).
+    One ONNX call for the batch (and one more over the bidding rows, one row per
+    legal bid, for the expected scores: `OnnxPolicy.logits`). A code ``>= 0`` is
+    the chosen action index; ``-1 - k`` means the bot plays a random move this
+    time: ``legal_actions[k]``. Raises `KeyError` for a policy this worker did
+    not load, and whatever the policy raises (a wrong output shape is a
+    `ValueError`).
     """
     start = time.perf_counter()
     loaded = _policies.get(policy)
     if loaded is None:
         raise KeyError(f"policy {policy!r} is not loaded in this worker")
     random_pick, temperatures, uniforms = strength_draws(bots, masks)
-    logits = loaded.logits(features)
+    logits = loaded.logits(features, masks)
     chosen = choose_rows(logits, masks, temperatures, uniforms)
     codes = np.where(random_pick >= 0, -1 - random_pick, chosen)
     return codes, time.perf_counter() - start

@@ -6,13 +6,15 @@ trainer family keeps its arguments in its own module:
 
 - `policy_cli`: ``imitate`` and ``ppo`` (the learned policy of ``models/default.onnx``)
 - `oi_cli`: ``oi`` (the per-card win-probability networks of the OI agent)
+
+`register` also adds the top-level ``wizard export`` (`export_cli`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import oi_cli, policy_cli
+from . import export_cli, oi_cli, policy_cli
 
 
 def register(sub: Any) -> None:
@@ -25,6 +27,7 @@ def register(sub: Any) -> None:
     policy_cli.register(trainers)
     oi_cli.register(trainers)
     parser.set_defaults(handler=lambda args: _usage(parser))
+    export_cli.register(sub)
 
 
 def _usage(parser: Any) -> int:

@@ -21,6 +21,7 @@ from wizard.engine import (
     GameOptions,
     Observation,
     RoundCompleted,
+    RoundResult,
     WizardGame,
     action_from_index,
 )
@@ -109,6 +110,8 @@ class VectorStep:
     rewards: npt.NDArray[np.float32]  # (num_envs, 6) per seat of each game's last step
     dones: npt.NDArray[np.bool_]  # (num_envs,) the step finished that game (then it restarted)
     final_scores: list[list[int] | None]  # the finished game's scores where done
+    #: the round the step completed in each game (bids, tricks, score changes), else None
+    round_results: list[RoundResult | None] = field(default_factory=list)
 
 
 class VectorWizardEnv:
@@ -150,9 +153,13 @@ class VectorWizardEnv:
         rewards = np.zeros((n, MAX_PLAYERS), np.float32)
         dones = np.zeros(n, np.bool_)
         finals: list[list[int] | None] = [None] * n
+        rounds: list[RoundResult | None] = [None] * n
         for i, (env, index) in enumerate(zip(self.envs, actions, strict=True)):
             result = env.step(action_from_index(int(index)))
             rewards[i, : len(result.rewards)] = result.rewards
+            for event in result.events:
+                if isinstance(event, RoundCompleted):
+                    rounds[i] = event.result
             if result.done:
                 assert env.game is not None
                 dones[i] = True
@@ -161,10 +168,11 @@ class VectorWizardEnv:
             else:
                 assert result.observation is not None
                 self.observations[i] = result.observation
-        return self._stack(rewards, dones, finals)
+        return self._stack(rewards, dones, finals, rounds)
 
     def _stack(self, rewards: npt.NDArray[np.float32], dones: npt.NDArray[np.bool_],
-               finals: list[list[int] | None]) -> VectorStep:
+               finals: list[list[int] | None],
+               rounds: list[RoundResult | None] | None = None) -> VectorStep:
         n = self.num_envs
         features = np.zeros((n, FEATURE_SIZE), np.float32)
         masks = np.zeros((n, NUM_ACTIONS), np.bool_)
@@ -173,4 +181,5 @@ class VectorWizardEnv:
             encode_into(obs, features[i])
             masks[i] = ActionSpace.mask(obs)
             players[i] = obs.player if obs.player is not None else -1
-        return VectorStep(features, masks, players, rewards, dones, finals)
+        return VectorStep(features, masks, players, rewards, dones, finals,
+                          rounds if rounds is not None else [None] * n)

@@ -1,10 +1,15 @@
-"""Small MLP policies with random weights, written straight to ONNX with `onnx.helper`.
+"""Policy networks written straight to ONNX with `onnx.helper`: the contract of `wizard.ai.policy`.
 
-Until a trained policy ships, tests and benchmarks need policy files of the
-right shape and size: input ``features`` float32 ``[batch, FEATURE_SIZE]``,
-hidden ReLU layers, output ``logits`` float32 ``[batch, ActionSpace.SIZE]``.
-The weights come from a seeded numpy generator, so the same arguments give the
-same file. ``onnx`` is a dev/train extra: serving code never imports this module.
+One graph shape serves every policy file: a ReLU MLP trunk over ``features``
+and three linear heads. ``probs`` is the softmax of the policy head with the
+illegal actions (``mask`` False) at -1e9, so they get exactly 0; ``tricks`` is
+the softmax of the tricks head over 0..round number (read from the features);
+``value`` is the critic's estimate of the round's score / 100.
+
+`mlp_policy` builds the graph from given weights (``wizard export`` passes the
+trained ones and then checks parity with torch); `write_random_policy` writes
+seeded random weights for tests and benchmarks. ``onnx`` is a dev/train extra:
+serving code never imports this module.
 
 >>> import tempfile, pathlib
 >>> path = write_random_policy(pathlib.Path(tempfile.mkdtemp()), "tiny", hidden=(8,))
@@ -17,18 +22,116 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from wizard.ai.encoding import ENCODING_VERSION, FEATURE_SIZE, ActionSpace
+from wizard.ai.encoding import BLOCKS, ENCODING_VERSION, FEATURE_SIZE, ActionSpace
+from wizard.ai.policy import TRICKS_SIZE
 
 #: the size the first shipped policy is expected to have (used by the pool benchmark)
 SHIPPED_HIDDEN: tuple[int, ...] = (256, 256)
 OPSET = 17
+ROUND_FEATURE = BLOCKS["round"].start  # round number / 20
+Array = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class MlpWeights:
+    """Weights as ``(in, out)`` matrices and biases: trunk layers, then the three heads."""
+
+    trunk: list[tuple[Array, Array]]
+    policy: tuple[Array, Array]
+    tricks: tuple[Array, Array]
+    value: tuple[Array, Array]
+
+
+def random_weights(hidden: Sequence[int], *, seed: int, inputs: int = FEATURE_SIZE,
+                   outputs: int = ActionSpace.SIZE) -> MlpWeights:
+    """He-scaled random weights; raises `ValueError` for a non-positive layer size."""
+    sizes = [inputs, *hidden]
+    if any(size <= 0 for size in [*sizes, outputs]):
+        raise ValueError(f"layer sizes must be positive, got {[*sizes, outputs]}")
+    rng = np.random.default_rng(seed)
+
+    def layer(fan_in: int, fan_out: int) -> tuple[Array, Array]:
+        weight = (rng.standard_normal((fan_in, fan_out)) * np.sqrt(2.0 / fan_in))
+        return weight.astype(np.float32), np.zeros(fan_out, np.float32)
+
+    trunk = [layer(a, b) for a, b in itertools.pairwise(sizes)]
+    width = sizes[-1]
+    return MlpWeights(trunk, layer(width, outputs), layer(width, TRICKS_SIZE), layer(width, 1))
+
+
+def mlp_policy(weights: MlpWeights, *, name: str = "mlp_policy") -> onnx.ModelProto:
+    """The ONNX graph ``(features, mask) -> (probs, tricks, value)`` for ``weights``.
+
+    A policy head narrower than the action space makes a deliberately broken
+    policy (its ``probs`` are left unmasked; `OnnxPolicy.run` refuses them).
+    """
+    nodes: list[onnx.NodeProto] = []
+    inits: list[onnx.TensorProto] = []
+
+    def const(name: str, value: npt.NDArray[Any]) -> str:
+        inits.append(numpy_helper.from_array(value, name))
+        return name
+
+    def gemm(x: str, layer: tuple[Array, Array], tag: str) -> str:
+        const(f"{tag}_w", layer[0])
+        const(f"{tag}_b", layer[1])
+        nodes.append(helper.make_node("Gemm", [x, f"{tag}_w", f"{tag}_b"], [f"{tag}_out"]))
+        return f"{tag}_out"
+
+    current = "features"
+    for index, layer in enumerate(weights.trunk):
+        out = gemm(current, layer, f"trunk{index}")
+        nodes.append(helper.make_node("Relu", [out], [f"h{index}"]))
+        current = f"h{index}"
+    const("masked", np.array(-1e9, np.float32))
+    actions = weights.policy[0].shape[1]
+    policy_logits = gemm(current, weights.policy, "policy")
+    if actions == ActionSpace.SIZE:
+        nodes.append(helper.make_node("Where", ["mask", policy_logits, "masked"], ["legal_logits"]))
+        policy_logits = "legal_logits"
+    nodes.append(helper.make_node("Softmax", [policy_logits], ["probs"], axis=-1))
+    # tricks beyond the round's number of cards are impossible: -1e9 before the softmax
+    const("round_at", np.array([ROUND_FEATURE], np.int64))
+    const("round_end", np.array([ROUND_FEATURE + 1], np.int64))
+    const("axis1", np.array([1], np.int64))
+    const("twenty", np.array(20.0, np.float32))
+    const("half", np.array(0.5, np.float32))
+    const("trick_counts", np.arange(TRICKS_SIZE, dtype=np.float32)[None, :])
+    nodes += [
+        helper.make_node("Slice", ["features", "round_at", "round_end", "axis1"], ["round"]),
+        helper.make_node("Mul", ["round", "twenty"], ["cards"]),
+        helper.make_node("Add", ["cards", "half"], ["cards_limit"]),
+        helper.make_node("Less", ["trick_counts", "cards_limit"], ["possible"]),
+    ]
+    tricks_logits = gemm(current, weights.tricks, "tricks")
+    nodes.append(helper.make_node("Where", ["possible", tricks_logits, "masked"],
+                                  ["possible_logits"]))
+    nodes.append(helper.make_node("Softmax", ["possible_logits"], ["tricks"], axis=-1))
+    value = gemm(current, weights.value, "value")
+    nodes.append(helper.make_node("Identity", [value], ["value"]))
+    graph = helper.make_graph(
+        nodes,
+        name,
+        [helper.make_tensor_value_info("features", TensorProto.FLOAT, ["batch", FEATURE_SIZE]),
+         helper.make_tensor_value_info("mask", TensorProto.BOOL, ["batch", ActionSpace.SIZE])],
+        [helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["batch", actions]),
+         helper.make_tensor_value_info("tricks", TensorProto.FLOAT, ["batch", TRICKS_SIZE]),
+         helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch", 1])],
+        inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+    model.ir_version = 8  # readable by every onnxruntime >= 1.14
+    onnx.checker.check_model(model)
+    return model
 
 
 def random_mlp_policy(
@@ -39,42 +142,12 @@ def random_mlp_policy(
     outputs: int = ActionSpace.SIZE,
     name: str = "random_mlp",
 ) -> onnx.ModelProto:
-    """An ONNX model ``features -> (Gemm, Relu)* -> Gemm -> logits`` with He-scaled random weights.
+    """`mlp_policy` with He-scaled random weights from a seeded generator.
 
-    ``outputs`` other than the action-space size makes a deliberately broken
-    policy (tests use it for a model whose logits do not fit the mask).
     Raises `ValueError` for a non-positive layer size.
     """
-    sizes = [inputs, *hidden, outputs]
-    if any(size <= 0 for size in sizes):
-        raise ValueError(f"layer sizes must be positive, got {sizes}")
-    rng = np.random.default_rng(seed)
-    nodes: list[onnx.NodeProto] = []
-    initializers: list[onnx.TensorProto] = []
-    current = "features"
-    layers = len(sizes) - 1
-    for layer, (fan_in, fan_out) in enumerate(itertools.pairwise(sizes)):
-        weight = (rng.standard_normal((fan_in, fan_out)) * np.sqrt(2.0 / fan_in)).astype(np.float32)
-        bias = np.zeros(fan_out, dtype=np.float32)
-        initializers.append(numpy_helper.from_array(weight, f"w{layer}"))
-        initializers.append(numpy_helper.from_array(bias, f"b{layer}"))
-        last = layer == layers - 1
-        gemm_out = "logits" if last else f"h{layer}"
-        nodes.append(helper.make_node("Gemm", [current, f"w{layer}", f"b{layer}"], [gemm_out]))
-        if not last:
-            nodes.append(helper.make_node("Relu", [gemm_out], [f"a{layer}"]))
-            current = f"a{layer}"
-    graph = helper.make_graph(
-        nodes,
-        name,
-        [helper.make_tensor_value_info("features", TensorProto.FLOAT, ["batch", inputs])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", outputs])],
-        initializers,
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
-    model.ir_version = 8  # readable by every onnxruntime >= 1.14
-    onnx.checker.check_model(model)
-    return model
+    return mlp_policy(random_weights(hidden, seed=seed, inputs=inputs, outputs=outputs),
+                      name=name)
 
 
 def write_model_card(path: Path, card: dict[str, Any]) -> Path:
@@ -110,4 +183,5 @@ def write_random_policy(
     return path
 
 
-__all__ = ["SHIPPED_HIDDEN", "random_mlp_policy", "write_model_card", "write_random_policy"]
+__all__ = ["SHIPPED_HIDDEN", "MlpWeights", "mlp_policy", "random_mlp_policy", "random_weights",
+           "write_model_card", "write_random_policy"]

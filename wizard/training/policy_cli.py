@@ -1,9 +1,128 @@
-"""Arguments of ``wizard train imitate`` and ``wizard train ppo`` (torch-free)."""
+"""Arguments of ``wizard train imitate`` and ``wizard train ppo`` (torch-free).
+
+The handlers import their trainer (and so torch) only when they run, so
+``wizard --help`` works without the ``train`` extra.
+"""
 
 from __future__ import annotations
 
+import argparse
+import shlex
+import sys
+from pathlib import Path
 from typing import Any
+
+
+def _hidden(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"hidden sizes are comma-separated ints, got {text!r}") from None
+    if not sizes or min(sizes) <= 0:
+        raise argparse.ArgumentTypeError(f"hidden sizes must be positive, got {text!r}")
+    return sizes
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", type=Path, required=True,
+                        help="run directory: checkpoint/, metrics.jsonl, learning_curve.png")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run in --out from its checkpoint")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, required=True, help="training games in all")
+    parser.add_argument("--lr", type=float, default=None, help="learning rate")
+    parser.add_argument("--eval-every", type=int, default=5000,
+                        help="games between duplicate evaluations against 3 heuristics")
+    parser.add_argument("--eval-games", type=int, default=400)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def register(trainers: Any) -> None:
     """Add the policy trainers to ``wizard train``."""
+    imitate = trainers.add_parser(
+        "imitate", help="stage (a): imitate a teacher agent; the tricks head learns bid outcomes",
+        description="Imitation of a teacher (any agent name) over games played in worker "
+                    "processes; bids by expected score from the tricks head.")
+    _common(imitate)
+    imitate.add_argument("--workers", type=int, default=1,
+                         help="processes that play the teacher's games and the evaluations")
+    imitate.add_argument("--teacher", default="heuristic", help="agent name (make_agent)")
+    imitate.add_argument("--hidden", type=_hidden, default=(256, 256),
+                         help="hidden layer sizes, e.g. 256,256")
+    imitate.add_argument("--batch", type=int, default=512)
+    imitate.add_argument("--epochs", type=float, default=2.0,
+                         help="passes over each chunk's rows (sampled from a replay buffer)")
+    imitate.add_argument("--explore-bids", type=float, default=0.3,
+                         help="chance a seat bids near, not at, the teacher's bid")
+    imitate.add_argument("--keep-plays", type=float, default=0.35,
+                         help="share of card decisions kept as rows")
+    imitate.set_defaults(handler=run_imitate)
+
+    ppo = trainers.add_parser(
+        "ppo", help="stage (b): PPO self-play from a checkpoint (clipped objective, GAE)",
+        description="PPO over VectorWizardEnv: many games stepped together, one batched "
+                    "forward pass per step, opponents a mixture of the policy itself, "
+                    "earlier checkpoints and the heuristic; reward the Wizard score per round.")
+    _common(ppo)
+    ppo.add_argument("--init", type=Path, default=None,
+                     help="checkpoint to start from (e.g. the imitation run's checkpoint)")
+    ppo.add_argument("--workers", type=int, default=1,
+                     help="processes of the periodic evaluation (self-play steps its games "
+                          "together in one process, one batched forward pass per step)")
+    ppo.add_argument("--envs", type=int, default=64, help="games stepped together")
+    ppo.add_argument("--rollout", type=int, default=64, help="decisions per game per update")
+    ppo.add_argument("--epochs", type=int, default=3, help="PPO epochs per rollout")
+    ppo.add_argument("--batch", type=int, default=1024)
+    ppo.add_argument("--entropy", type=float, default=0.01)
+    ppo.add_argument("--heuristic-share", type=float, default=0.4,
+                     help="share of opponent seats played by the heuristic")
+    ppo.add_argument("--past-share", type=float, default=0.2,
+                     help="share of opponent seats played by earlier checkpoints")
+    ppo.add_argument("--bid-temperature", type=float, default=0.5,
+                     help="sampling temperature of the learner's bids (points / 10)")
+    ppo.set_defaults(handler=run_ppo)
+
+
+def _command() -> str:
+    return "wizard " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+
+def run_imitate(args: argparse.Namespace) -> int:
+    from .imitate import ImitationConfig, train_imitation
+    from .policy import CheckpointError
+
+    config = ImitationConfig(
+        games=args.games, teacher=args.teacher, hidden=args.hidden,
+        lr=args.lr if args.lr is not None else 1e-3, batch=args.batch, epochs=args.epochs,
+        explore_bids=args.explore_bids, keep_plays=args.keep_plays,
+        eval_every=args.eval_every, eval_games=args.eval_games, workers=args.workers,
+        seed=args.seed)
+    try:
+        checkpoint = train_imitation(args.out, config, resume=args.resume, command=_command(),
+                                     progress=not args.quiet)
+    except (CheckpointError, ValueError) as exc:
+        print(f"wizard train imitate: {exc}", file=sys.stderr)
+        return 2
+    print(f"checkpoint: {checkpoint}")
+    return 0
+
+
+def run_ppo(args: argparse.Namespace) -> int:
+    from .policy import CheckpointError
+    from .ppo import PpoConfig, train_ppo
+
+    config = PpoConfig(
+        games=args.games, envs=args.envs, rollout=args.rollout, epochs=args.epochs,
+        batch=args.batch, lr=args.lr if args.lr is not None else 3e-4, entropy=args.entropy,
+        heuristic_share=args.heuristic_share, past_share=args.past_share,
+        bid_temperature=args.bid_temperature, eval_every=args.eval_every,
+        eval_games=args.eval_games, workers=args.workers, seed=args.seed)
+    try:
+        checkpoint = train_ppo(args.out, config, init=args.init, resume=args.resume,
+                               command=_command(), progress=not args.quiet)
+    except (CheckpointError, ValueError) as exc:
+        print(f"wizard train ppo: {exc}", file=sys.stderr)
+        return 2
+    print(f"checkpoint: {checkpoint}")
+    return 0

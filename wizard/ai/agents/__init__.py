@@ -6,15 +6,11 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-import structlog
-
 from ..policy import OnnxPolicy, PolicyError, models_dir
 from .base import Agent
 from .heuristic import HeuristicAgent
 from .model_agent import ModelAgent
 from .random_agent import RandomAgent
-
-log = structlog.get_logger(__name__)
 
 AgentFactory = Callable[..., Agent]
 DEFAULT_MODEL_NAME = "default"
@@ -25,11 +21,7 @@ WORKER_AGENTS: tuple[str, ...] = ("search", "bot:hard", "bot:master", "oi")
 def _make_model(seed: int | None = None, model_path: str | os.PathLike[str] | None = None,
                 **options: object) -> Agent:
     path = Path(model_path) if model_path else models_dir() / f"{DEFAULT_MODEL_NAME}.onnx"
-    try:
-        policy = OnnxPolicy(path)
-    except PolicyError as exc:
-        log.warning("model_unavailable_using_heuristic", path=str(path), error=str(exc))
-        return HeuristicAgent()
+    policy = OnnxPolicy(path)
     temperature = options.get("temperature", 0.0)
     assert isinstance(temperature, int | float)
     return ModelAgent(policy, temperature=float(temperature), seed=seed)
@@ -87,11 +79,12 @@ def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agen
     ``bot:easy`` … ``bot:master`` play a bot level as the server does (a
     strength drawn per game from the seed, see `wizard.ai.levels`).
 
-    ``model`` loads ``model_path`` (default ``models/default.onnx``) and falls back
-    to the heuristic with a logged warning when the file is missing or unusable;
-    ``oi`` loads ``models/oi_overall.onnx`` and ``models/oi_immediate.onnx`` (or
-    ``model_dir``) and falls back the same way.
-    Raises `ValueError` for an unknown name.
+    ``model`` loads ``model_path`` (default ``models/default.onnx``) and raises
+    `PolicyError` when that file is missing, corrupt or from another encoding
+    version: a ``model`` is never silently a heuristic (the server's bots keep
+    their own fallback, see `wizard.server.tables.bots.level_agent`). ``oi``
+    loads ``models/oi_overall.onnx`` and ``models/oi_immediate.onnx`` (or
+    ``model_dir``) and raises the same way. Raises `ValueError` for an unknown name.
 
     >>> make_agent("heuristic").name
     'heuristic'
@@ -107,6 +100,7 @@ __all__ = [
     "Agent",
     "HeuristicAgent",
     "ModelAgent",
+    "PolicyError",
     "RandomAgent",
     "agent_names",
     "make_agent",

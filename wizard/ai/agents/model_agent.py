@@ -1,4 +1,4 @@
-"""`ModelAgent`: an agent backed by an ONNX policy."""
+"""`ModelAgent`: an ONNX policy's agent (cards by probability, bids by expected score)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,11 @@ from .base import Agent, require_turn
 class ModelAgent(Agent):
     """Encodes the observation, asks the policy, masks illegal actions, picks one.
 
-    ``temperature`` 0 plays the policy's best legal action; above 0 samples
-    (reproducibly from ``seed``).
+    Cards and trump follow the policy's action probabilities; a bid is the legal
+    one with the highest expected Wizard score under the policy's tricks
+    distribution for it (`OnnxPolicy.logits`). ``temperature`` 0 plays the best
+    legal action; above 0 samples (reproducibly from ``seed``). `act` raises
+    `ValueError` for an observation without legal actions.
     """
 
     def __init__(self, policy: OnnxPolicy, *, temperature: float = 0.0,
@@ -32,7 +35,7 @@ class ModelAgent(Agent):
     def act(self, observation: Observation) -> Action:
         require_turn(observation)
         features = encode_observation(observation)[None, :]
-        logits = self.policy.logits(features)[0]
-        index = choose(logits, ActionSpace.mask(observation), temperature=self.temperature,
-                       uniform=self._rng.random())
+        mask = ActionSpace.mask(observation)
+        logits = self.policy.logits(features, mask[None, :])[0]
+        index = choose(logits, mask, temperature=self.temperature, uniform=self._rng.random())
         return ActionSpace.action(index)

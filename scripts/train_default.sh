@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Train models/default.onnx from scratch: imitation of the heuristic, PPO self-play, export
+# (with the torch/onnxruntime parity check), duplicate evaluations, the model card.
+#
+#   scripts/train_default.sh                 # the shipped recipe (under 2 h on 2 shared cores)
+#   OUT=runs/x IMITATE_GAMES=2000 PPO_GAMES=200 EVAL_GAMES=200 scripts/train_default.sh  # a try
+#
+# Each stage resumes from its checkpoint when run again. Needs the train extra
+# (pip install '.[train]'). PYTHON defaults to .venv/bin/python; nothing is installed.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+PY="${PYTHON:-$ROOT/.venv/bin/python}"
+OUT="${OUT:-runs/default}"
+IMITATE_GAMES="${IMITATE_GAMES:-24000}"
+PPO_GAMES="${PPO_GAMES:-5000}"
+EVAL_GAMES="${EVAL_GAMES:-2000}"
+WORKERS="${WORKERS:-1}"
+JOBS="${JOBS:-2}"
+SEED="${SEED:-1}"
+MODELS="${MODELS:-models}"
+mkdir -p "$OUT/models"
+started=$(date +%s)
+
+stage() {  # stage DIR ARGS...: run (or resume) one training stage into DIR
+    local dir="$1"
+    shift
+    local resume=()
+    [ -f "$dir/checkpoint/policy.json" ] && resume=(--resume)
+    "$PY" -m wizard train "$@" --out "$dir" "${resume[@]}"
+}
+
+echo "== imitation of the heuristic ($IMITATE_GAMES games)" >&2
+stage "$OUT/imitate" imitate --games "$IMITATE_GAMES" --workers "$WORKERS" --seed "$SEED" \
+    --hidden 256,256 --eval-every 5000 --eval-games 400
+final="$OUT/imitate/checkpoint"
+if [ "$PPO_GAMES" -gt 0 ]; then
+    echo "== PPO self-play ($PPO_GAMES games)" >&2
+    stage "$OUT/ppo" ppo --init "$OUT/imitate/checkpoint" --games "$PPO_GAMES" --seed "$SEED" \
+        --lr 2e-4 --heuristic-share 0.5 --past-share 0.2 --eval-every 2000 --eval-games 400
+    final="$OUT/ppo/checkpoint"
+fi
+trained=$(( $(date +%s) - started ))
+"$PY" -c 'import sys; from pathlib import Path; from wizard.training.progress import plot_runs
+plot_runs([Path(p) for p in sys.argv[2:]], Path(sys.argv[1]), "imitation, then PPO")' \
+    "$OUT/learning_curve.png" "$OUT/imitate" "$OUT/ppo"
+
+echo "== export and evaluation" >&2
+evaluate() {  # evaluate MODELS_DIR NAME AGENTS GAMES SEED: one JSON result in $OUT/eval_NAME.json
+    WIZARD_MODELS_DIR="$1" "$PY" -m wizard evaluate --agents "$3" --games "$4" --seed "$5" \
+        --jobs "$JOBS" --json --quiet > "$OUT/eval_$2.json"
+}
+margin() {  # margin NAME: the model's mean minus the other seats' mean in $OUT/eval_NAME.json
+    "$PY" -c 'import json, sys; a = json.load(open(sys.argv[1]))["agents"]
+print(a[0]["mean"] - sum(x["mean"] for x in a[1:]) / (len(a) - 1))' "$OUT/eval_$1.json"
+}
+FOUR=model,heuristic,heuristic,heuristic
+# each stage on its own deals (seed 5): the better one ships; the acceptance deals (seed 11)
+# are played by the shipped one only
+for name in imitate ppo; do
+    [ -f "$OUT/$name/checkpoint/policy.json" ] || continue
+    "$PY" -m wizard export "$OUT/$name/checkpoint" --out "$OUT/$name/model/default.onnx"
+    evaluate "$OUT/$name/model" "stage_$name" "$FOUR" "$EVAL_GAMES" 5
+    echo "stage $name: $(margin "stage_$name") points per game over the heuristics" >&2
+done
+final="$OUT/imitate/checkpoint"
+if [ -f "$OUT/eval_stage_ppo.json" ] && \
+        "$PY" -c 'import sys; sys.exit(0 if float(sys.argv[1]) > float(sys.argv[2]) else 1)' \
+        "$(margin stage_ppo)" "$(margin stage_imitate)"; then
+    final="$OUT/ppo/checkpoint"
+fi
+echo "shipping $final" >&2
+"$PY" -m wizard export "$final" --out "$OUT/models/default.onnx"
+evaluate "$OUT/models" vs_3_heuristics "$FOUR" "$EVAL_GAMES" 11
+evaluate "$OUT/models" 3_players model,heuristic,heuristic "$(( EVAL_GAMES / 2 ))" 11
+evaluate "$OUT/models" 5_players model,heuristic,heuristic,heuristic,heuristic \
+    "$(( EVAL_GAMES / 2 ))" 11
+evaluate "$OUT/models" 6_players model,heuristic,heuristic,heuristic,heuristic,heuristic \
+    "$(( EVAL_GAMES / 2 ))" 11
+evaluate "$OUT/models" vs_3_random model,random,random,random "$(( EVAL_GAMES / 2 ))" 11
+evaluated=$(( $(date +%s) - started ))
+
+"$PY" - "$OUT" "$trained" "$evaluated" "$IMITATE_GAMES" "$PPO_GAMES" "$(basename "$(dirname "$final")")" <<'EOF'
+import json, sys
+from pathlib import Path
+out, _, evaluated, imitate, ppo = sys.argv[1:6]
+runs = {}
+for path in sorted(Path(out).glob("eval_*.json")):
+    result = json.loads(path.read_text())
+    seed = 5 if path.stem.startswith("eval_stage_") else 11
+    model, others = result["agents"][0], result["agents"][1:]
+    mean_others = sum(a["mean"] for a in others) / len(others)
+    runs[path.stem[5:]] = {
+        "command": f"wizard evaluate --agents {','.join(a['name'] for a in result['agents'])} "
+                   f"--games {result['games']} --seed {seed}",
+        "games": result["games"], "model": model,
+        "others_mean": round(mean_others, 2), "margin": round(model["mean"] - mean_others, 2),
+        "intervals_apart": model["ci95"][0] > max(a["ci95"][1] for a in others),
+    }
+stage = sys.argv[6]
+history = json.loads((Path(out) / stage / "checkpoint" / "policy.json").read_text())
+seconds = sum(session["seconds"] for session in history["meta"]["training"])
+card = {"evaluation": runs, "shipped_stage": stage,
+        "recipe": f"scripts/train_default.sh (IMITATE_GAMES={imitate} PPO_GAMES={ppo})",
+        "training_seconds": int(seconds), "this_script_run_seconds": int(evaluated),
+        "machine": "2 shared cores (other jobs running), no accelerator"}
+(Path(out) / "card_extra.json").write_text(json.dumps(card, indent=2))
+print(json.dumps({k: v["margin"] for k, v in runs.items()}))
+EOF
+"$PY" -m wizard export "$final" --out "$OUT/models/default.onnx" --card "$OUT/card_extra.json"
+mkdir -p "$MODELS"
+cp "$OUT/models/default.onnx" "$OUT/models/default.json" "$MODELS/"
+echo "wrote $MODELS/default.onnx in $(( $(date +%s) - started )) s" >&2

@@ -1,0 +1,140 @@
+"""``wizard export CHECKPOINT --out models/NAME.onnx``: a checkpoint to a served policy file.
+
+The ONNX graph is built from the trained weights (`onnx_graphs.mlp_policy`),
+then checked: torch and onnxruntime must agree on `PARITY_OBSERVATIONS`
+encoded observations from real games (heuristic games of 3–6 players, every
+rule option) to `PARITY_TOLERANCE` on every output, else nothing is written.
+The model card beside it records the encoding version, the sizes, the training
+commands and duration, the evaluation results and the parity measured.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+
+from wizard.ai.agents import HeuristicAgent
+from wizard.ai.encoding import ENCODING_VERSION, FEATURE_SIZE, ActionSpace, encode_observation
+from wizard.ai.policy import OnnxPolicy
+from wizard.engine import GameOptions, WizardGame
+
+from .network import PolicyNet
+from .onnx_graphs import mlp_policy, write_model_card
+from .policy import CheckpointError, NetPolicy, load_checkpoint, read_checkpoint
+
+PARITY_OBSERVATIONS = 1000
+PARITY_TOLERANCE = 1e-4
+
+
+class ExportError(RuntimeError):
+    """Export refused: torch and onnxruntime disagree, or the checkpoint is not exportable."""
+
+
+def parity_observations(count: int = PARITY_OBSERVATIONS, seed: int = 0
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """Features and masks of ``count`` decisions from heuristic games (3–6 players, all options)."""
+    rng = random.Random(f"parity:{seed}")
+    agent = HeuristicAgent()
+    features: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    flags = [(h, f, w) for h in (False, True) for f in (False, True) for w in (False, True)]
+    game_number = 0
+    while len(features) < count:
+        hidden, forbid, chooses = flags[game_number % len(flags)]
+        options = GameOptions(hidden_bids=hidden, forbid_even_bids=forbid,
+                              wizard_trump_dealer_chooses=chooses)
+        game = WizardGame(3 + game_number % 4, options, seed=rng.getrandbits(63))
+        game_number += 1
+        while not game.is_finished and len(features) < count:
+            seat = game.current_player
+            assert seat is not None
+            obs = game.observation(seat)
+            if rng.random() < 0.25:
+                features.append(encode_observation(obs))
+                masks.append(ActionSpace.mask(obs))
+            game.apply(seat, agent.act(obs))
+    return np.stack(features), np.stack(masks)
+
+
+def check_parity(net: PolicyNet, path: Path, features: np.ndarray, masks: np.ndarray) -> float:
+    """Largest absolute difference between torch and onnxruntime over every output."""
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    ours = net.outputs(features, masks)
+    theirs = session.run(["probs", "tricks", "value"], {"features": features, "mask": masks})
+    return max(float(np.max(np.abs(a - b))) for a, b in zip(ours, theirs, strict=True))
+
+
+def export_policy(checkpoint: Path, out: Path, *, name: str | None = None,
+                  card_extra: Mapping[str, Any] | None = None,
+                  parity_count: int = PARITY_OBSERVATIONS) -> dict[str, Any]:
+    """Write ``out`` (.onnx) and its model card from ``checkpoint``; returns the card.
+
+    Raises `CheckpointError` for an unusable checkpoint and `ExportError` when
+    parity fails (then neither file is written).
+    """
+    if out.suffix != ".onnx":
+        raise ExportError(f"the policy file must end in .onnx, got {out}")
+    record = read_checkpoint(checkpoint)
+    policy = load_checkpoint(checkpoint)
+    if not isinstance(policy, NetPolicy):
+        raise ExportError(f"{checkpoint} holds a {policy.type_name} policy, not an exportable net")
+    net = policy.net.eval()
+    name = name or out.stem
+    model = mlp_policy(net.to_weights(), name=name)
+    features, masks = parity_observations(parity_count)
+    with tempfile.TemporaryDirectory() as scratch:
+        staged = Path(scratch) / out.name
+        onnx.save(model, str(staged))
+        difference = check_parity(net, staged, features, masks)
+        if not difference < PARITY_TOLERANCE:
+            raise ExportError(f"torch and onnxruntime disagree by {difference:.3g} "
+                              f"(limit {PARITY_TOLERANCE}) on {len(features)} observations; "
+                              f"nothing written")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(staged.read_bytes())
+    params = sum(p.numel() for p in net.parameters())
+    meta = record.get("meta", {})
+    card: dict[str, Any] = {
+        "name": name,
+        "encoding_version": ENCODING_VERSION,
+        "trained": True,
+        "architecture": f"mlp {FEATURE_SIZE}-{'-'.join(map(str, net.hidden))} "
+                        f"heads: policy {ActionSpace.SIZE}, tricks 21, value 1",
+        "sizes": {"features": FEATURE_SIZE, "actions": ActionSpace.SIZE, "tricks": 21,
+                  "hidden": list(net.hidden), "parameters": params,
+                  "file_bytes": out.stat().st_size},
+        "inputs": {"features": f"float32 [N, {FEATURE_SIZE}]", "mask": "bool [N, 85]"},
+        "outputs": {"probs": "float32 [N, 85], illegal actions 0",
+                    "tricks": "float32 [N, 21], tricks at the end of the round",
+                    "value": "float32 [N, 1], round score / 100"},
+        "decisions": "cards and trump: argmax of probs; bids: highest expected score "
+                     "under tricks for each legal bid",
+        "parity": {"observations": len(features), "max_abs_diff": difference,
+                   "tolerance": PARITY_TOLERANCE},
+        "training": meta.get("training", []),
+        "evaluation": meta.get("evaluation", {}),
+        "checkpoint": str(checkpoint),
+    }
+    card.update(card_extra or {})
+    write_model_card(out, card)
+    OnnxPolicy(out)  # the served loader accepts it
+    return card
+
+
+def write_temp_policy(policy: NetPolicy, directory: Path, name: str = "candidate") -> Path:
+    """The policy as an ONNX file for an in-training evaluation (no parity check, no card)."""
+    path = directory / f"{name}.onnx"
+    onnx.save(mlp_policy(policy.net.to_weights(), name=name), str(path))
+    return path
+
+
+__all__ = ["PARITY_OBSERVATIONS", "PARITY_TOLERANCE", "CheckpointError", "ExportError",
+           "check_parity", "export_policy", "parity_observations", "write_temp_policy"]

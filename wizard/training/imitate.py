@@ -1,0 +1,158 @@
+"""Stage (a): imitation of a teacher agent, with the tricks head learning bid outcomes.
+
+Teacher games are played in worker processes (`teacher.iter_teacher_chunks`)
+and streamed into a replay buffer; after each chunk the network takes
+``epochs`` passes' worth of minibatch steps sampled from the buffer. The
+learning rate decays linearly to a tenth over the run. Checkpoints go to
+``OUT/checkpoint`` (resumable: the run continues at the next chunk), metrics to
+``OUT/metrics.jsonl``, a duplicate evaluation against three heuristics every
+``eval_every`` games, and ``OUT/learning_curve.png`` at the end.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from .policy import NetPolicy, load_checkpoint, read_checkpoint, save_checkpoint
+from .progress import append_metrics, evaluate_against_heuristics, plot_learning_curve
+from .teacher import ROW_KEYS, Rows, TeacherConfig, iter_teacher_chunks
+
+CHECKPOINT_DIR = "checkpoint"
+
+
+@dataclass(frozen=True, slots=True)
+class ImitationConfig:
+    games: int = 20_000
+    teacher: str = "heuristic"
+    hidden: tuple[int, ...] = (256, 256)
+    lr: float = 1e-3
+    batch: int = 512
+    epochs: float = 2.0
+    buffer_rows: int = 600_000
+    chunk: int = 100
+    explore_bids: float = 0.3
+    keep_plays: float = 0.35
+    eval_every: int = 5_000
+    eval_games: int = 400
+    checkpoint_every: int = 2_000
+    workers: int = 1
+    seed: int = 1
+
+
+class ReplayBuffer:
+    """A fixed-capacity ring of rows; the oldest rows are overwritten first."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.size = 0
+        self.cursor = 0
+        self.data: Rows = {}
+
+    def add(self, rows: Rows) -> None:
+        count = len(rows["actions"])
+        if not self.data:
+            self.data = {k: np.zeros((self.capacity, *v.shape[1:]), v.dtype)
+                         for k, v in rows.items()}
+        for start in range(0, count, self.capacity):
+            part = {k: v[start:start + self.capacity] for k, v in rows.items()}
+            n = len(part["actions"])
+            end = self.cursor + n
+            first = min(end, self.capacity) - self.cursor
+            for key in ROW_KEYS:
+                self.data[key][self.cursor:self.cursor + first] = part[key][:first]
+                self.data[key][:n - first] = part[key][first:]
+            self.cursor = end % self.capacity
+            self.size = min(self.capacity, self.size + n)
+
+    def sample(self, rng: np.random.Generator, count: int) -> dict[str, np.ndarray]:
+        picks = rng.integers(0, self.size, count)
+        batch = {k: v[picks] for k, v in self.data.items()}
+        batch["features"] = batch["features"].astype(np.float32)
+        return batch
+
+
+def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
+                    command: str = "", progress: bool = True) -> Path:
+    """Run stage (a) into ``out``; returns the checkpoint directory.
+
+    Raises `CheckpointError` when ``resume`` finds no usable checkpoint and
+    `ValueError` when ``out`` already holds a run and ``resume`` is not set.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    checkpoint = out / CHECKPOINT_DIR
+    torch.set_num_threads(1)
+    done = 0
+    history: list[dict[str, Any]] = []
+    if resume:
+        record = read_checkpoint(checkpoint)
+        policy = load_checkpoint(checkpoint)
+        assert isinstance(policy, NetPolicy)
+        done = int(record["meta"].get("games", 0))
+        history = list(record["meta"].get("training", []))
+        if done >= config.games:  # already complete: nothing to add to its history
+            return checkpoint
+    else:
+        if checkpoint.exists():
+            raise ValueError(f"{out} already holds a run; pass --resume or another --out")
+        policy = NetPolicy(hidden=config.hidden, lr=config.lr, seed=config.seed)
+    teacher = TeacherConfig(config.teacher, config.explore_bids, config.keep_plays)
+    buffer = ReplayBuffer(config.buffer_rows)
+    rng = np.random.default_rng(config.seed + done)
+    started = time.time()
+    session = {"stage": "imitate", "command": command, "config": asdict(config),
+               "started_at_games": done}
+    evaluation: dict[str, Any] = {}
+    bar = tqdm(total=config.games, initial=done, unit="game", disable=not progress,
+               file=sys.stderr, dynamic_ncols=True)
+    remaining = config.games - done
+    chunks = iter_teacher_chunks(teacher, max(0, remaining), config.seed + done,
+                                 workers=config.workers, chunk=config.chunk)
+    last_eval = done // config.eval_every
+    last_checkpoint = done // config.checkpoint_every
+    for played, rows in chunks:
+        total = done + played
+        buffer.add(rows)
+        policy.set_lr(config.lr * (1.0 - 0.9 * total / config.games))
+        steps = max(1, int(len(rows["actions"]) * config.epochs / config.batch))
+        losses: dict[str, list[float]] = {}
+        for _ in range(steps):
+            for key, value in policy.update(buffer.sample(rng, config.batch)).items():
+                losses.setdefault(key, []).append(value)
+        elapsed = time.time() - started
+        record: dict[str, Any] = {
+            "stage": "imitate", "total_games": total,
+            "games_per_s": round(played / max(elapsed, 1e-9), 2),
+            "mean_round_score": round(float(rows["returns"][~rows["imitate"]].mean()) * 100, 2),
+            **{k: round(float(np.mean(v)), 4) for k, v in losses.items()},
+        }
+        if total // config.eval_every > last_eval or total == config.games:
+            last_eval = total // config.eval_every
+            evaluation = evaluate_against_heuristics(policy, config.eval_games,
+                                                     jobs=config.workers)
+            record |= evaluation
+        append_metrics(out, record)
+        bar.update(played - (bar.n - done))
+        bar.set_postfix(games_s=record["games_per_s"], round_score=record["mean_round_score"],
+                        agree=record.get("agreement"), margin=evaluation.get("margin"))
+        if total // config.checkpoint_every > last_checkpoint or total == config.games:
+            last_checkpoint = total // config.checkpoint_every
+            _save(policy, checkpoint, total, history, session, started, evaluation)
+    bar.close()
+    _save(policy, checkpoint, max(done, config.games), history, session, started, evaluation)
+    plot_learning_curve(out, f"imitation of {config.teacher}")
+    return checkpoint
+
+
+def _save(policy: NetPolicy, checkpoint: Path, games: int, history: list[dict[str, Any]],
+          session: dict[str, Any], started: float, evaluation: dict[str, Any]) -> None:
+    entry = {**session, "ended_at_games": games, "seconds": round(time.time() - started, 1)}
+    save_checkpoint(policy, checkpoint, {"games": games, "training": [*history, entry],
+                                         "evaluation": evaluation})

@@ -1,0 +1,70 @@
+"""`PolicyNet`: the torch twin of the ONNX graph in `onnx_graphs.mlp_policy`.
+
+One ReLU MLP trunk over the 315 features and three heads: the policy over the
+85 actions (illegal ones masked), the tricks the seat ends the round with
+(0..round number) and the value (the round's score / 100). ``forward`` returns
+logits; `outputs` returns what the ONNX file returns, to the same float32 maths.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+from wizard.ai.encoding import FEATURE_SIZE, ActionSpace
+from wizard.ai.policy import TRICKS_SIZE
+
+from .onnx_graphs import ROUND_FEATURE, MlpWeights
+
+MASKED = -1e9
+
+
+class PolicyNet(nn.Module):
+    def __init__(self, hidden: Sequence[int] = (256, 256)) -> None:
+        super().__init__()
+        if not hidden or any(h <= 0 for h in hidden):
+            raise ValueError(f"hidden sizes must be positive and at least one, got {hidden}")
+        self.hidden = tuple(int(h) for h in hidden)
+        sizes = [FEATURE_SIZE, *self.hidden]
+        self.trunk = nn.ModuleList(nn.Linear(a, b) for a, b in itertools.pairwise(sizes))
+        width = sizes[-1]
+        self.policy_head = nn.Linear(width, ActionSpace.SIZE)
+        self.tricks_head = nn.Linear(width, TRICKS_SIZE)
+        self.value_head = nn.Linear(width, 1)
+        counts = torch.arange(TRICKS_SIZE, dtype=torch.float32)[None, :]
+        self.register_buffer("trick_counts", counts, persistent=False)
+
+    def forward(self, features: torch.Tensor, mask: torch.Tensor
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Masked policy logits ``[N, 85]``, masked tricks logits ``[N, 21]``, value ``[N]``."""
+        h = features
+        for layer in self.trunk:
+            h = torch.relu(layer(h))
+        masked = torch.tensor(MASKED, dtype=h.dtype)
+        policy = torch.where(mask, self.policy_head(h), masked)
+        cards = features[:, ROUND_FEATURE:ROUND_FEATURE + 1] * 20.0 + 0.5
+        possible = self.trick_counts < cards
+        tricks = torch.where(possible, self.tricks_head(h), masked)
+        return policy, tricks, self.value_head(h).squeeze(-1)
+
+    @torch.no_grad()
+    def outputs(self, features: np.ndarray, mask: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``probs``, ``tricks``, ``value`` as numpy, as the exported ONNX file computes them."""
+        policy, tricks, value = self(torch.from_numpy(features), torch.from_numpy(mask))
+        return (torch.softmax(policy, -1).numpy(), torch.softmax(tricks, -1).numpy(),
+                value[:, None].numpy())
+
+    def to_weights(self) -> MlpWeights:
+        """The weights in the ``(in, out)`` layout `onnx_graphs.mlp_policy` takes."""
+
+        def pair(layer: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
+            return (layer.weight.detach().numpy().T.astype(np.float32).copy(),
+                    layer.bias.detach().numpy().astype(np.float32).copy())
+
+        return MlpWeights([pair(layer) for layer in self.trunk],  # type: ignore[arg-type]
+                          pair(self.policy_head), pair(self.tricks_head), pair(self.value_head))

@@ -1,0 +1,132 @@
+"""Games played by a teacher agent, turned into training rows (the imitation stage's data).
+
+Every seat is the teacher (any `make_agent` name). To let the tricks head learn
+what each bid leads to, a seat bids something else than the teacher now and
+then (``explore_bids``: a legal bid within two of the teacher's); its cards
+are still the teacher's, which then plays towards that bid.
+
+Rows (numpy arrays, one per kept decision):
+
+- ``features`` float16 — a card or trump decision's features, or a bid's
+  features as they read once that bid is made (`with_bid`);
+- ``masks`` bool, ``actions`` int16 (the teacher's or explored action);
+- ``imitate`` bool — the policy head learns this action (cards and trump only);
+- ``tricks`` int8 — tricks the seat ends the round with; ``returns`` float32 —
+  its score change of the round / 100.
+
+Games are split into chunks played by ``workers`` processes; each chunk has its
+own seed, so the rows do not depend on ``workers``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from wizard.ai.agents import make_agent
+from wizard.ai.encoding import FEATURE_SIZE, ActionSpace, encode_into
+from wizard.ai.policy import with_bid
+from wizard.engine import Bid, GameOptions, Phase, RoundCompleted, WizardGame
+
+ROW_KEYS = ("features", "masks", "actions", "imitate", "tricks", "returns")
+Rows = dict[str, np.ndarray]
+
+
+@dataclass(frozen=True, slots=True)
+class TeacherConfig:
+    teacher: str = "heuristic"
+    explore_bids: float = 0.3
+    keep_plays: float = 0.35
+    option_games: float = 0.4  # share of games with random rule options (else the defaults)
+
+
+def random_options(rng: random.Random, share: float) -> GameOptions:
+    """The default rules, or with probability ``share`` every option flipped by a coin."""
+    if rng.random() >= share:
+        return GameOptions()
+    return GameOptions(hidden_bids=rng.random() < 0.5, forbid_even_bids=rng.random() < 0.5,
+                       wizard_trump_dealer_chooses=rng.random() < 0.5)
+
+
+def play_teacher_games(config: TeacherConfig, games: int, seed: int) -> Rows:
+    """Play ``games`` games with the teacher at every seat; their kept rows (see the module)."""
+    rng = random.Random(f"teacher:{seed}")
+    agent = make_agent(config.teacher, seed=seed)
+    out: dict[str, list[object]] = {key: [] for key in ROW_KEYS}
+    buffer = np.zeros(FEATURE_SIZE, np.float32)
+    for _ in range(games):
+        players = rng.choice((3, 4, 5, 6))
+        game = WizardGame(players, random_options(rng, config.option_games),
+                          seed=rng.getrandbits(63))
+        agent.reset(rng.getrandbits(63))
+        pending: list[tuple[int, np.ndarray, np.ndarray, int, bool]] = []
+        while not game.is_finished:
+            seat = game.current_player
+            assert seat is not None
+            obs = game.observation(seat)
+            action = agent.act(obs)
+            index = ActionSpace.index(action)
+            bidding = obs.phase is Phase.BIDDING
+            if bidding and rng.random() < config.explore_bids:
+                assert isinstance(action, Bid)
+                near = [a for a in obs.legal_actions
+                        if isinstance(a, Bid) and 0 < abs(a.value - action.value) <= 2]
+                if near:
+                    action = rng.choice(near)
+                    index = ActionSpace.index(action)
+            if bidding or rng.random() < config.keep_plays:
+                buffer[:] = 0.0
+                encode_into(obs, buffer)
+                features = buffer[None, :]
+                if bidding:
+                    features = with_bid(features, np.array([index]))
+                pending.append((seat, features[0].astype(np.float16), ActionSpace.mask(obs),
+                                index, not bidding))
+            for event in game.apply(seat, action):
+                if isinstance(event, RoundCompleted):
+                    result = event.result
+                    for who, features, mask, chosen, imitate in pending:
+                        out["features"].append(features)
+                        out["masks"].append(mask)
+                        out["actions"].append(chosen)
+                        out["imitate"].append(imitate)
+                        out["tricks"].append(result.tricks[who])
+                        out["returns"].append(result.score_changes[who] / 100.0)
+                    pending = []
+    return {
+        "features": np.stack(out["features"]).astype(np.float16),  # type: ignore[arg-type]
+        "masks": np.stack(out["masks"]).astype(np.bool_),  # type: ignore[arg-type]
+        "actions": np.asarray(out["actions"], np.int16),
+        "imitate": np.asarray(out["imitate"], np.bool_),
+        "tricks": np.asarray(out["tricks"], np.int8),
+        "returns": np.asarray(out["returns"], np.float32),
+    }
+
+
+def _chunk(args: tuple[TeacherConfig, int, int]) -> Rows:
+    return play_teacher_games(*args)
+
+
+def iter_teacher_chunks(config: TeacherConfig, games: int, seed: int, *, workers: int = 1,
+                        chunk: int = 50) -> Iterator[tuple[int, Rows]]:
+    """``(games played so far, rows)`` per chunk of ``chunk`` games, in chunk order."""
+    sizes = [min(chunk, games - start) for start in range(0, games, chunk)]
+    work = [(config, size, seed * 1_000_003 + number) for number, size in enumerate(sizes)]
+    done = 0
+    if workers <= 1:
+        for item, size in zip(work, sizes, strict=True):
+            done += size
+            yield done, _chunk(item)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        for rows, size in zip(pool.map(_chunk, work), sizes, strict=True):
+            done += size
+            yield done, rows
+
+
+def concat(parts: list[Rows]) -> Rows:
+    return {key: np.concatenate([p[key] for p in parts]) for key in ROW_KEYS}
