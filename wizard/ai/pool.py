@@ -18,6 +18,9 @@ Routing by ``AgentSpec.agent``:
 - anything else (``heuristic``, ``random``): decided inline at once, as
   `InlineDecider` does; these agents cost microseconds.
 
+Low-priority tasks (`run_background`: slices of a game analysis) go to a
+worker only when it is idle and no live decision waits (`pool_background`).
+
 Waiting is counted in batches ("work units"): ``degrade_queue`` 8 means eight
 batches' worth of requests wait for a worker, so micro-batching can absorb a
 burst of 64 requests without degrading.
@@ -52,6 +55,7 @@ import structlog
 from . import pool_worker
 from .agents import WORKER_AGENTS, Agent, HeuristicAgent, make_agent
 from .agents.base import require_turn
+from .pool_background import BackgroundQueue, BackgroundTask
 from .decision import Decision, DecisionRequest, act_with_strength
 from .encoding import ActionSpace, encode_batch
 from .policy import models_dir
@@ -231,12 +235,14 @@ class _Worker:
     conn: Connection
     ready: asyncio.Future[dict[str, Any]]  # the worker's ping once it has loaded the policies
     batch: _Batch | None = None
+    background: BackgroundTask | None = None  # a low-priority task (game analysis) it runs
     alive: bool = True
     attempt: int = 0  # failed starts in a row before this one (backoff of replacements)
 
     @property
     def idle(self) -> bool:
-        return self.alive and self.batch is None and self.ready.done()
+        return (self.alive and self.batch is None and self.background is None
+                and self.ready.done())
 
 
 class InferencePool:
@@ -261,6 +267,7 @@ class InferencePool:
         self._inline_agents: dict[str, Agent] = {}
         self._warned: set[tuple[str, str]] = set()
         self._drained = asyncio.Event()
+        self.background = BackgroundQueue()
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -307,6 +314,11 @@ class InferencePool:
                 log.warning("pool_drain_timeout", inflight=self.metrics.inflight)
         for task in self._replacing:
             task.cancel()
+        self.background.cancel_all()
+        for worker in self._workers:
+            if worker.background is not None:
+                worker.background.finish(("error", "the inference pool is closing"))
+                worker.background = None
         await self._stop_workers()
         self._state = "closed"
         log.info("pool_closed")
@@ -435,6 +447,18 @@ class InferencePool:
                 return
             self.metrics.waiting -= 1
 
+    async def run_background(self, task: str, args: tuple[Any, ...]) -> Any:
+        """Run a low-priority worker task (``pool_worker.TASKS``), e.g. a slice of an analysis.
+
+        It goes to a worker only when no live decision waits (`BackgroundQueue`);
+        raises `RuntimeError` when the pool is not ready or the task failed.
+        """
+        if self._state != "ready":
+            raise RuntimeError("the inference pool is not ready")
+        item = self.background.add(task, args)
+        self._pump()
+        return await item.result()
+
     # -- batching ------------------------------------------------------------------------
 
     def _waiting_units(self) -> int:
@@ -476,6 +500,24 @@ class InferencePool:
                     buffer.timer.cancel()
                     buffer.timer = None
             self._dispatch(worker, buffer, items)
+        if self.metrics.waiting == 0 and self._state == "ready":
+            for worker in self._workers:
+                if worker.idle and not self._send_background(worker):
+                    return
+
+    def _send_background(self, worker: _Worker) -> bool:
+        """Give an idle worker the next background task; False when none is left."""
+        item = self.background.next()
+        if item is None:
+            return False
+        try:
+            worker.conn.send((item.task, item.args))
+        except OSError:
+            self.background.retry(item)
+            self._lost(worker)
+            return True
+        worker.background = item
+        return True
 
     def _dispatch(self, worker: _Worker, buffer: _Buffer, items: list[_Waiting]) -> None:
         now = time.monotonic()
@@ -515,6 +557,11 @@ class InferencePool:
         if message[0] == "ready":
             if not worker.ready.done():
                 worker.ready.set_result(message[1])
+            self._pump()
+            return
+        background, worker.background = worker.background, None
+        if background is not None:
+            background.finish(message)
             self._pump()
             return
         batch, worker.batch = worker.batch, None
@@ -588,6 +635,9 @@ class InferencePool:
             worker.process.kill()
         if not worker.ready.done():
             worker.ready.set_exception(ConnectionError("worker exited before it was ready"))
+        background, worker.background = worker.background, None
+        if background is not None:
+            self.background.retry(background)
         batch, worker.batch = worker.batch, None
         if batch is not None:
             self._resolve(batch.items, "worker_lost")

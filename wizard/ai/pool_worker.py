@@ -11,7 +11,9 @@ ONNX policy once (one intra-op thread each); then the worker answers
   random-move and softmax draws (`act_with_strength`'s recipe), one ONNX call
   for the whole batch, a masked choice per row;
 - ``agent``: `run_agent` — one observation (``Observation.to_dict()``) for an
-  agent too slow for the loop (search bots), through `act_with_strength`.
+  agent too slow for the loop (search bots), through `act_with_strength`;
+- ``analysis``: `run_analysis` — a slice of a game analysis, sent only when no
+  live decision waits (see `wizard.ai.pool_background`).
 
 Replies are ``("ok", result)`` or ``("error", message, traceback text)``; the
 first message of a worker is ``("ready", ping())``.
@@ -187,7 +189,18 @@ def run_agent(agent: str, spec: AgentSpec, observation: dict[str, Any]) -> tuple
     return action_index(action), chosen_by, time.perf_counter() - start
 
 
-TASKS: dict[str, Callable[..., Any]] = {"policy": run_policy_batch, "agent": run_agent}
+def run_analysis(record: dict[str, Any], seats: list[int], worlds: int, start: int,
+                 max_seconds: float) -> tuple[int, int, list[dict[str, Any]]]:
+    """A slice of a game analysis (`wizard.ai.analysis.analyse_slice`): (start, total, decisions)."""
+    from .analysis import AnalysisBudget, GameRecord, analyse_slice
+
+    part = analyse_slice(GameRecord.from_dict(record), seats, AnalysisBudget(worlds=worlds),
+                         start, max_seconds)
+    return part.start, part.total, part.decisions
+
+
+TASKS: dict[str, Callable[..., Any]] = {"policy": run_policy_batch, "agent": run_agent,
+                                        "analysis": run_analysis}
 
 
 def serve(conn: Connection, models_dir: str, imports: tuple[str, ...] = ()) -> None:
@@ -211,4 +224,5 @@ def serve(conn: Connection, models_dir: str, imports: tuple[str, ...] = ()) -> N
 
 
 __all__ = ["LEVELS", "NO_BOT", "TASKS", "THREAD_VARIABLES", "bot_row", "choose_rows",
-           "init_worker", "ping", "run_agent", "run_policy_batch", "serve", "strength_draws"]
+           "init_worker", "ping", "run_agent", "run_analysis", "run_policy_batch", "serve",
+           "strength_draws"]
