@@ -25,10 +25,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _registrations() -> list[Callable[[argparse._SubParsersAction], None]]:  # type: ignore[type-arg]
     from wizard.ai.cli import register as register_ai
+    from wizard.server.analysis_cli import register as register_analyse
     from wizard.server.cli import register as register_serve
     from wizard.training.cli import register as register_train
 
-    return [register_ai, register_serve, register_train]
+    return [register_ai, register_serve, register_train, register_analyse]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -55,10 +55,10 @@ import structlog
 from . import pool_worker
 from .agents import WORKER_AGENTS, Agent, HeuristicAgent, make_agent
 from .agents.base import require_turn
-from .pool_background import BackgroundQueue, BackgroundTask
 from .decision import Decision, DecisionRequest, act_with_strength
 from .encoding import ActionSpace, encode_batch
 from .policy import models_dir
+from .pool_background import BackgroundQueue, BackgroundTask
 
 log = structlog.get_logger(__name__)
 

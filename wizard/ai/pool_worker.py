@@ -191,7 +191,7 @@ def run_agent(agent: str, spec: AgentSpec, observation: dict[str, Any]) -> tuple
 
 def run_analysis(record: dict[str, Any], seats: list[int], worlds: int, start: int,
                  max_seconds: float) -> tuple[int, int, list[dict[str, Any]]]:
-    """A slice of a game analysis (`wizard.ai.analysis.analyse_slice`): (start, total, decisions)."""
+    """A slice of a game analysis (`wizard.ai.analysis.analyse_slice`): start, total, results."""
     from .analysis import AnalysisBudget, GameRecord, analyse_slice
 
     part = analyse_slice(GameRecord.from_dict(record), seats, AnalysisBudget(worlds=worlds),

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket
 
 from wizard.ai.decision import Decider, InlineDecider
 
+from .analysis_jobs import AnalysisService, AnalysisSettings, make_runner
 from .bots import BotGate
 from .connection import CLOSE_GOING_AWAY, Connection
 from .handlers import Dispatcher
@@ -32,7 +33,7 @@ from .history import History
 from .limits import origin_allowed
 from .lobby import Lobby
 from .metrics import ServerMetrics
-from .protocol import ServerShutdown, Tables, encode
+from .protocol import Analyse, ServerShutdown, Tables, encode
 from .settings import Settings
 from .store import SqliteStore
 from .table import TableServices
@@ -57,6 +58,8 @@ class ServerState:
         self.lobby = Lobby(TableServices(settings, decider, store, self.metrics,
                                          bot_gate=BotGate(settings.bot_moves_per_turn)))
         self.dispatcher = Dispatcher(self.lobby, settings, self.metrics)
+        self.analysis = AnalysisService(store, make_runner(decider), AnalysisSettings.from_env())
+        self.dispatcher.handlers[Analyse] = self.analysis.handle
         self.decider_started = False
         self.connections: set[Connection] = set()
         self.shutting_down = False
@@ -158,6 +161,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
             lag.cancel()
             await state.shutdown()  # done already under uvicorn (`cli.WizardServer`)
             await state.lobby.close()
+            await state.analysis.close()
             state.decider_started = False
             close = getattr(state.decider, "close", None)
             if close is not None:
@@ -202,6 +206,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
             Route("/readyz", readyz),
             Route("/metrics", metrics),
             WebSocketRoute("/ws", websocket),
+            *state.analysis.routes(),
             *History(state.store).routes(),
             Mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static"),
         ],
