@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,8 @@ from wizard.ai.analysis import (
     build_report,
     decision_points,
 )
+from wizard.ai.decision import AgentSpec, DecisionRequest
+from wizard.ai.pool import InferencePool, PoolSettings
 from wizard.ai.search import Budget, SearchAgent
 from wizard.engine import Action, GameOptions, Observation, Phase, PlayCard, WizardGame
 
@@ -285,3 +288,38 @@ def test_wizard_analyse_reads_an_exported_record(tmp_path: Path,
     assert main(["analyse", str(path), "--quiet"]) == 2
     assert "not a JSON game record" in capsys.readouterr().err
     assert main(["analyse", "g_missing", "--db", str(tmp_path / "none.db"), "--quiet"]) == 2
+
+
+def test_live_decisions_go_to_the_worker_before_waiting_analysis_slices(tmp_path: Path) -> None:
+    """One worker, three analysis slices queued, then a live decision: it is answered by the
+    asked-for agent (no fallback) before the slices queued ahead of it have all run."""
+    game, actions = play(4, seed=6, rounds=8, choose=heuristic)
+    exported = {"num_players": 4, "seed": game.seed, "options": game.options.to_dict(),
+                "actions": [{"seat": s, "action": a.to_dict()} for s, a in actions]}
+    live = WizardGame(4, seed=11)
+    seat = live.current_player
+    assert seat is not None
+    finished: list[str] = []
+
+    async def scenario() -> Any:
+        pool = InferencePool(PoolSettings(workers=1, models_dir=str(tmp_path)))
+        await pool.start()
+        try:
+            async def background(n: int) -> None:
+                await pool.run_background("analysis", (exported, [0, 1, 2, 3], 8, n * 20, 0.2))
+                finished.append(f"slice {n}")
+
+            slices = [asyncio.ensure_future(background(n)) for n in range(3)]
+            await asyncio.sleep(0)  # queued; the first one goes to the idle worker at once
+            request = DecisionRequest(live.observation(seat), AgentSpec("search"))
+            decision = await pool.decide(request)
+            finished.append("live")
+            await asyncio.gather(*slices)
+            return decision
+        finally:
+            await pool.close()
+
+    decision = asyncio.run(scenario())
+    assert decision.reason is None and decision.agent == "search"
+    assert finished.index("live") < finished.index("slice 1"), finished
+    assert sorted(finished) == ["live", "slice 0", "slice 1", "slice 2"]

@@ -490,7 +490,7 @@ class InferencePool:
                 continue
             ripe = [b for b in self._buffers.values() if b.ripe and b.items]
             if not ripe:
-                return
+                break
             buffer = min(ripe, key=lambda b: b.items[0].arrived)
             items = buffer.items[:buffer.capacity]
             del buffer.items[:buffer.capacity]
