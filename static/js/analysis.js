@@ -117,7 +117,7 @@ export class AnalysisPanel {
 
   show(message) {
     this.report = message;
-    this.button.hidden = true;
+    this.button.remove();
     mount(this.status, h("p", {class: "muted small"}, `By the master bot, ${message.worlds} sampled deals per decision. `
       + `Marked: mistake ≥ ${message.thresholds.mistake}, blunder ≥ ${message.thresholds.blunder} expected points lost.`));
     this.byStep.clear();

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -197,3 +199,26 @@ async def _set(event: asyncio.Event) -> None:
 def test_bad_analysis_settings_are_refused(variable: str, value: str) -> None:
     with pytest.raises(ValueError):
         AnalysisSettings.from_env({variable: value})
+
+
+def test_wizard_analyse_reads_a_stored_game_from_the_database(
+        make_harness: Callable[..., Harness], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from wizard.__main__ import main
+
+    db = str(tmp_path / "w.db")
+    harness = make_harness(db_path=db)
+    ann = harness.player("Ann")
+    store_game(harness, "g_cli", {1: ann}, private=True, num_players=3, seed=4)
+    store_game(harness, "g_unfinished", {1: ann}, private=True, num_players=3, finish=False)
+    harness.client.portal.call(harness.server.store.flush)  # type: ignore[union-attr]
+    assert main(["analyse", "g_cli", "--db", db, "--json", "--worlds", "1", "--seats", "1",
+                 "--quiet"]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])  # after any log lines
+    assert report["game_id"] == "g_cli"
+    assert [(s["seat"], s["name"]) for s in report["seats"]] == [(1, "Ann")]
+    assert len(report["seats"][0]["rounds"]) == 20
+    assert main(["analyse", "g_unfinished", "--db", db, "--quiet"]) == 2
+    assert "no finished game" in capsys.readouterr().err
+    assert main(["analyse", "g_cli", "--db", db, "--seats", "5", "--quiet"]) == 2
+    assert "no seat 5" in capsys.readouterr().err
