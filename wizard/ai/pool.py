@@ -436,6 +436,7 @@ class InferencePool:
             self._kill_hung_workers()
             item.future.set_result("slow")
         else:
+            self._kill_hung_workers()  # e.g. a background task that never ends
             item.future.set_result("worker_lost" if self._replacing else "expired")
 
     def _forget(self, buffer: _Buffer, item: _Waiting) -> None:
@@ -676,10 +677,12 @@ class InferencePool:
         """A worker stuck on one task for ``hung_worker_s`` is killed (and so replaced)."""
         now = time.monotonic()
         for worker in self._workers:
-            if worker.batch is not None and now - worker.batch.dispatched > \
-                    self.settings.hung_worker_s and worker.process.pid is not None:
+            since = worker.batch.dispatched if worker.batch is not None else (
+                worker.background.started if worker.background is not None else None)
+            if since is not None and now - since > self.settings.hung_worker_s \
+                    and worker.process.pid is not None:
                 log.error("pool_worker_hung", pid=worker.process.pid,
-                          seconds=round(now - worker.batch.dispatched, 1))
+                          seconds=round(now - since, 1))
                 os.kill(worker.process.pid, signal.SIGKILL)
 
     async def _stop_workers(self) -> None:

@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from typing import Any
 
@@ -24,13 +25,14 @@ RETRIES = 1
 class BackgroundTask:
     """One queued task: ``(task, args)`` for ``pool_worker.TASKS`` and its future result."""
 
-    __slots__ = ("args", "attempts", "future", "task")
+    __slots__ = ("args", "attempts", "future", "started", "task")
 
     def __init__(self, task: str, args: tuple[Any, ...], future: asyncio.Future[Any]) -> None:
         self.task = task
         self.args = args
         self.future = future
         self.attempts = 0
+        self.started = 0.0  # time.monotonic() when a worker took it
 
     async def result(self) -> Any:
         """The worker's result; raises `RuntimeError` if the task failed or was cancelled."""
@@ -68,6 +70,7 @@ class BackgroundQueue:
             item = self._items.popleft()
             if not item.future.done():
                 item.attempts += 1
+                item.started = time.monotonic()
                 self.running += 1
                 item.future.add_done_callback(self._finished)
                 return item

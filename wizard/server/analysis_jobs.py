@@ -177,6 +177,12 @@ class AnalysisService:
         self.completed = 0
         self.failed = 0
 
+    def samples(self) -> list[tuple[tuple[str, ...], float]]:
+        """``wizard_analysis_jobs{state}``: queued and running jobs, completed and failed ones."""
+        running = len(self.jobs) - len(self.queue)
+        return [(("queued",), float(len(self.queue))), (("running",), float(running)),
+                (("completed",), float(self.completed)), (("failed",), float(self.failed))]
+
     # --- who may see what ---------------------------------------------------------------
 
     async def _game(self, game_id: str) -> tuple[dict[str, Any], bool]:

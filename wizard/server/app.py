@@ -60,6 +60,9 @@ class ServerState:
         self.dispatcher = Dispatcher(self.lobby, settings, self.metrics)
         self.analysis = AnalysisService(store, make_runner(decider), AnalysisSettings.from_env())
         self.dispatcher.handlers[Analyse] = self.analysis.handle
+        self.metrics.registry.callback("wizard_analysis_jobs", "Game analyses: queued, running "
+                                       "now; completed, failed since start.", ("state",),
+                                       self.analysis.samples)
         self.decider_started = False
         self.connections: set[Connection] = set()
         self.shutting_down = False
