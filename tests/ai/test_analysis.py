@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -290,9 +291,11 @@ def test_wizard_analyse_reads_an_exported_record(tmp_path: Path,
     assert main(["analyse", "g_missing", "--db", str(tmp_path / "none.db"), "--quiet"]) == 2
 
 
-def test_live_decisions_go_to_the_worker_before_waiting_analysis_slices(tmp_path: Path) -> None:
-    """One worker, three analysis slices queued, then a live decision: it is answered by the
-    asked-for agent (no fallback) before the slices queued ahead of it have all run."""
+def test_analysis_slices_run_in_a_low_priority_worker_and_never_hold_up_live_decisions(
+        tmp_path: Path) -> None:
+    """One live worker busy with nothing, three analysis slices queued, then a live decision:
+    the asked-for agent answers it (no fallback) while the slices are still running, in a
+    worker of their own at niceness 19."""
     game, actions = play(4, seed=6, rounds=8, choose=heuristic)
     exported = {"num_players": 4, "seed": game.seed, "options": game.options.to_dict(),
                 "actions": [{"seat": s, "action": a.to_dict()} for s, a in actions]}
@@ -301,25 +304,31 @@ def test_live_decisions_go_to_the_worker_before_waiting_analysis_slices(tmp_path
     assert seat is not None
     finished: list[str] = []
 
-    async def scenario() -> Any:
+    async def scenario() -> tuple[Any, int | None, list[int], int]:
         pool = InferencePool(PoolSettings(workers=1, models_dir=str(tmp_path)))
         await pool.start()
         try:
             async def background(n: int) -> None:
-                await pool.run_background("analysis", (exported, [0, 1, 2, 3], 8, n * 20, 0.2))
+                await pool.run_background("analysis", (exported, [0, 1, 2, 3], 8, n * 20, 0.5))
                 finished.append(f"slice {n}")
 
             slices = [asyncio.ensure_future(background(n)) for n in range(3)]
-            await asyncio.sleep(0)  # queued; the first one goes to the idle worker at once
+            while pool.background.running == 0:  # the background worker has started slice 0
+                await asyncio.sleep(0.05)
             request = DecisionRequest(live.observation(seat), AgentSpec("search"))
             decision = await pool.decide(request)
             finished.append("live")
+            pid = pool.background_pid
+            assert pid is not None
+            niceness = os.getpriority(os.PRIO_PROCESS, pid)
             await asyncio.gather(*slices)
-            return decision
+            return decision, pid, pool.worker_pids(), niceness
         finally:
             await pool.close()
 
-    decision = asyncio.run(scenario())
+    decision, background_pid, live_pids, niceness = asyncio.run(scenario())
     assert decision.reason is None and decision.agent == "search"
-    assert finished.index("live") < finished.index("slice 1"), finished
+    assert finished[0] == "live", finished
     assert sorted(finished) == ["live", "slice 0", "slice 1", "slice 2"]
+    assert background_pid is not None and background_pid not in live_pids
+    assert niceness == 19  # the lowest CPU priority (its parent's niceness + 19, capped)

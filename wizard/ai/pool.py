@@ -18,8 +18,10 @@ Routing by ``AgentSpec.agent``:
 - anything else (``heuristic``, ``random``): decided inline at once, as
   `InlineDecider` does; these agents cost microseconds.
 
-Low-priority tasks (`run_background`: slices of a game analysis) go to a
-worker only when it is idle and no live decision waits (`pool_background`).
+Low-priority tasks (`run_background`: slices of a game analysis) run in one
+more worker of the pool, the background worker: started on first use, at
+``background_nice`` (19: the lowest CPU priority), never given a live
+decision, so live bots never wait behind an analysis (`pool_background`).
 
 Waiting is counted in batches ("work units"): ``degrade_queue`` 8 means eight
 batches' worth of requests wait for a worker, so micro-batching can absorb a
@@ -91,6 +93,7 @@ class PoolSettings:
     start_timeout_s: float = 120.0
     close_timeout_s: float = 10.0
     compute_average_weight: float = 0.2  # weight of the newest sample in the moving average
+    background_nice: int = 19  # CPU niceness of the background worker (game analysis), 0-19
 
     def __post_init__(self) -> None:
         checks = (
@@ -101,6 +104,7 @@ class PoolSettings:
             (self.max_batch >= 1, "max_batch must be >= 1"),
             (self.deadline_margin_ms >= 0.0, "deadline_margin_ms must be >= 0"),
             (0.0 < self.compute_average_weight <= 1.0, "compute_average_weight must be in (0, 1]"),
+            (0 <= self.background_nice <= 19, "background_nice must be within 0-19"),
         )
         for ok, message in checks:
             if not ok:
@@ -128,6 +132,7 @@ ENV_VARIABLES: dict[str, tuple[str, Any]] = {
     "degrade_queue": ("WIZARD_AI_DEGRADE_QUEUE", int),
     "batch_window_ms": ("WIZARD_AI_BATCH_WINDOW_MS", float),
     "max_batch": ("WIZARD_AI_MAX_BATCH", int),
+    "background_nice": ("WIZARD_AI_BACKGROUND_NICE", int),
 }
 
 LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
@@ -268,6 +273,8 @@ class InferencePool:
         self._warned: set[tuple[str, str]] = set()
         self._drained = asyncio.Event()
         self.background = BackgroundQueue()
+        self._background_worker: _Worker | None = None
+        self._background_starting: asyncio.Task[None] | None = None
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -314,11 +321,13 @@ class InferencePool:
                 log.warning("pool_drain_timeout", inflight=self.metrics.inflight)
         for task in self._replacing:
             task.cancel()
-        self.background.cancel_all()
-        for worker in self._workers:
-            if worker.background is not None:
-                worker.background.finish(("error", "the inference pool is closing"))
-                worker.background = None
+        self.background.cancel_all("the inference pool is closing")
+        if self._background_starting is not None:
+            self._background_starting.cancel()
+        background = self._background_worker
+        if background is not None and background.background is not None:
+            background.background.finish(("error", "the inference pool is closing"))
+            background.background = None
         await self._stop_workers()
         self._state = "closed"
         log.info("pool_closed")
@@ -457,8 +466,37 @@ class InferencePool:
         if self._state != "ready":
             raise RuntimeError("the inference pool is not ready")
         item = self.background.add(task, args)
+        self._start_background_worker()
         self._pump()
         return await item.result()
+
+    @property
+    def background_pid(self) -> int | None:
+        """Process id of the background worker, once it was started (for operators, tests)."""
+        worker = self._background_worker
+        return worker.process.pid if worker is not None and worker.alive else None
+
+    def _start_background_worker(self) -> None:
+        if self._background_worker is None and self._background_starting is None:
+            self._background_starting = asyncio.get_running_loop().create_task(
+                self._spawn_background())
+
+    async def _spawn_background(self) -> None:
+        """Start the background worker; its callers fail if it does not come up."""
+        try:
+            worker = self._background_worker = await self._spawn(background=True)
+            await asyncio.wait_for(asyncio.shield(worker.ready), self.settings.start_timeout_s)
+        except (TimeoutError, ConnectionError, OSError) as exc:
+            log.error("pool_background_worker_not_ready", error=repr(exc))
+            if self._background_worker is not None:
+                self._lost(self._background_worker)
+            self.background.cancel_all("the background worker did not start")
+            return
+        finally:
+            self._background_starting = None
+        log.info("pool_background_worker_started", pid=worker.process.pid,
+                 nice=self.settings.background_nice)
+        self._pump()
 
     # -- batching ------------------------------------------------------------------------
 
@@ -501,10 +539,9 @@ class InferencePool:
                     buffer.timer.cancel()
                     buffer.timer = None
             self._dispatch(worker, buffer, items)
-        if self.metrics.waiting == 0 and self._state == "ready":
-            for worker in self._workers:
-                if worker.idle and not self._send_background(worker):
-                    return
+        background = self._background_worker
+        if background is not None and background.idle and self._state == "ready":
+            self._send_background(background)
 
     def _send_background(self, worker: _Worker) -> bool:
         """Give an idle worker the next background task; False when none is left."""
@@ -610,14 +647,19 @@ class InferencePool:
 
     # -- workers -------------------------------------------------------------------------
 
-    async def _spawn(self) -> _Worker:
-        """Start one worker process; its `_Worker.ready` resolves once it has loaded policies."""
+    async def _spawn(self, background: bool = False) -> _Worker:
+        """Start one worker process; its `_Worker.ready` resolves once it has loaded policies.
+
+        The background worker loads no policy and runs at ``background_nice``.
+        """
         context = multiprocessing.get_context("spawn")  # no fork of a process with a loop
         ours, theirs = context.Pipe()
-        directory = self.settings.models_dir or str(models_dir())
+        directory = os.devnull if background else self.settings.models_dir or str(models_dir())
         process = context.Process(
-            target=pool_worker.serve, args=(theirs, directory, self.settings.worker_imports),
-            name="wizard-ai-worker", daemon=True)
+            target=pool_worker.serve,
+            args=(theirs, directory, self.settings.worker_imports,
+                  self.settings.background_nice if background else 0),
+            name="wizard-ai-background" if background else "wizard-ai-worker", daemon=True)
         await asyncio.to_thread(process.start)  # spawning takes milliseconds: not on the loop
         theirs.close()  # so that the worker's death reads as EOF here
         loop = asyncio.get_running_loop()
@@ -642,6 +684,13 @@ class InferencePool:
         batch, worker.batch = worker.batch, None
         if batch is not None:
             self._resolve(batch.items, "worker_lost")
+        if worker is self._background_worker:
+            self._background_worker = None
+            log.warning("pool_background_worker_lost", pid=worker.process.pid,
+                        exitcode=worker.process.exitcode)
+            if self._state == "ready" and len(self.background):
+                self._start_background_worker()
+            return
         if worker in self._workers:
             self._workers.remove(worker)
         if self._state != "ready":
@@ -676,7 +725,8 @@ class InferencePool:
     def _kill_hung_workers(self) -> None:
         """A worker stuck on one task for ``hung_worker_s`` is killed (and so replaced)."""
         now = time.monotonic()
-        for worker in self._workers:
+        background = [self._background_worker] if self._background_worker is not None else []
+        for worker in [*self._workers, *background]:
             since = worker.batch.dispatched if worker.batch is not None else (
                 worker.background.started if worker.background is not None else None)
             if since is not None and now - since > self.settings.hung_worker_s \
@@ -688,6 +738,9 @@ class InferencePool:
     async def _stop_workers(self) -> None:
         """Ask every worker to stop; kill those that do not within ``close_timeout_s``."""
         workers, self._workers = self._workers, []
+        if self._background_worker is not None:
+            workers.append(self._background_worker)
+            self._background_worker = None
         loop = asyncio.get_running_loop()
         for worker in workers:
             if worker.alive:

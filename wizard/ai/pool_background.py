@@ -1,11 +1,13 @@
-"""Low-priority work for the inference pool's workers (game analysis), behind live decisions.
+"""Low-priority work of the inference pool (game analysis), apart from live decisions.
 
 `InferencePool.run_background` queues a task here; the pool hands the oldest
-one to a worker only when that worker is idle and no live decision is waiting
-for any worker, so a live bot decision waits at most for the one background
-task in progress (callers keep their tasks short: an analysis sends slices of
-a few decisions). A task whose worker dies is retried once on another worker,
-then fails.
+one to its background worker — a worker process of its own, started on first
+use at the lowest CPU priority (``PoolSettings.background_nice``), that never
+takes a live decision — as soon as that worker is idle. So a live bot never
+waits behind an analysis, and the operating system gives the analysis only
+the CPU time live work leaves over. Callers keep their tasks short (an
+analysis sends slices of a few decisions): a task whose worker dies is
+retried once on a fresh background worker, then fails.
 
 >>> queue = BackgroundQueue()
 >>> queue.next() is None
@@ -91,12 +93,12 @@ class BackgroundQueue:
             return
         self._items.appendleft(item)
 
-    def cancel_all(self) -> None:
-        """The pool is closing: every waiting caller gets `RuntimeError`."""
+    def cancel_all(self, why: str) -> None:
+        """Every waiting caller gets `RuntimeError` (``why``): the pool is closing, say."""
         while self._items:
             item = self._items.popleft()
             if not item.future.done():
-                item.future.set_exception(RuntimeError("the inference pool is closing"))
+                item.future.set_exception(RuntimeError(why))
 
 
 __all__ = ["BackgroundQueue", "BackgroundTask"]

@@ -12,8 +12,8 @@ ONNX policy once (one intra-op thread each); then the worker answers
   for the whole batch, a masked choice per row;
 - ``agent``: `run_agent` — one observation (``Observation.to_dict()``) for an
   agent too slow for the loop (search bots), through `act_with_strength`;
-- ``analysis``: `run_analysis` — a slice of a game analysis, sent only when no
-  live decision waits (see `wizard.ai.pool_background`).
+- ``analysis``: `run_analysis` — a slice of a game analysis, sent only to the
+  pool's background worker (see `wizard.ai.pool_background`).
 
 Replies are ``("ok", result)`` or ``("error", message, traceback text)``; the
 first message of a worker is ``("ready", ping())``.
@@ -203,8 +203,14 @@ TASKS: dict[str, Callable[..., Any]] = {"policy": run_policy_batch, "agent": run
                                         "analysis": run_analysis}
 
 
-def serve(conn: Connection, models_dir: str, imports: tuple[str, ...] = ()) -> None:
-    """A worker process's main: initialise, say ready, answer tasks until ``None`` or EOF."""
+def serve(conn: Connection, models_dir: str, imports: tuple[str, ...] = (),
+          niceness: int = 0) -> None:
+    """A worker process's main: initialise, say ready, answer tasks until ``None`` or EOF.
+
+    ``niceness`` > 0 lowers the process's CPU priority first (the background worker).
+    """
+    if niceness > 0:
+        os.nice(niceness)
     init_worker(models_dir, imports)
     conn.send(("ready", ping()))
     while True:

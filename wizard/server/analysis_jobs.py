@@ -4,15 +4,17 @@ A request names a finished game; the requester may see its own seats, and
 every seat of a public (not private) game. Seats already analysed come from
 `AnalysisStore` at once; the others become one job, which runs in slices of a
 few decisions (`wizard.ai.analysis.analyse_slice`) in the inference pool's
-workers as low-priority work: a slice goes to a worker only when no live bot
-decision waits (`InferencePool.run_background`), so live games come first.
-At most ``concurrency`` jobs run at a time (one game per worker), at most
+background worker (`InferencePool.run_background`): a worker process that
+never takes a live decision and runs at the lowest CPU priority, so live
+games come first. At most ``concurrency`` jobs run at a time (one game per
+worker), at most
 ``max_queue`` wait (else ``error analysis_busy``) and a player has at most
 ``per_player`` jobs queued or running (else ``error analysis_limit``). A job
 past ``max_seconds`` fails (``analysis_progress`` state ``failed``).
 
 Without a pool (``WIZARD_AI_WORKERS=0``) the slices run in one spawned process
-of their own (`ProcessRunner`), never on the event loop.
+of their own (`ProcessRunner`, also at the lowest priority), never on the
+event loop.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ log = structlog.get_logger(__name__)
 PROGRESS_EVERY_S = 0.2  # progress messages to one job's watchers at most this often
 WAITING_AFTER_S = 1.0  # a slice not started after this long: "waiting" (live games first)
 THRESHOLDS = {"mistake": MISTAKE, "blunder": BLUNDER}
+BACKGROUND_NICE = 19  # CPU niceness of the process that runs the slices without a pool
 
 ENV_VARIABLES: dict[str, tuple[str, type]] = {
     "max_queue": ("WIZARD_ANALYSIS_QUEUE", int),
@@ -104,11 +107,12 @@ class SliceRunner(Protocol):
 
 
 class PoolRunner:
-    """Slices as the pool's background tasks, behind every live decision."""
+    """Slices as the pool's background tasks, in its low-priority background worker."""
+
+    workers = 1  # the pool's one background worker: one game at a time
 
     def __init__(self, pool: InferencePool) -> None:
         self.pool = pool
-        self.workers = pool.settings.workers
 
     async def run(self, args: tuple[Any, ...]) -> tuple[int, int, list[dict[str, Any]]]:
         result: tuple[int, int, list[dict[str, Any]]] = await self.pool.run_background(
@@ -133,7 +137,8 @@ class ProcessRunner:
     async def run(self, args: tuple[Any, ...]) -> tuple[int, int, list[dict[str, Any]]]:
         if self._executor is None:
             self._executor = concurrent.futures.ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"))
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=os.nice,
+                initargs=(BACKGROUND_NICE,))
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, pool_worker.run_analysis, *args)
 
