@@ -4,19 +4,21 @@
 
 (a) ``analyse``: a 4-player, 15-round heuristic game (seed 3), every seat, the
 default budget (32 worlds a decision, choosing and judging sets), analysed the
-way the server does it: slices through `InferencePool.run_background` on a pool
-of ONE worker. Median of ``--repeats`` wall times; the same analysis run
-directly in this process (no pool) is the reference. Target: < 60 s.
+way the server does it: slices through `InferencePool.run_background`, in the
+pool's one background worker — here at the live workers' priority
+(``background_nice=0``), to time the worker itself on a shared machine. Median
+of ``--repeats`` wall times; the same analysis run directly in this process
+(no pool) is the reference. Target: < 60 s.
 
 (b) ``live``: ``--tables`` simulated bot tables for ``--seconds``: each table is
 a game of four bots (master, hard, medium, easy: ``bot:<level>`` agents, as the
 server asks for them) whose every decision goes to the pool with the server's
 deadline (think time 0.8–2.5 s, at least 0.5 s), then waits out its think time.
 Measured twice on the same seeds: alone, and with analyses running back to
-back on the same worker. Figures: decisions, pooled decisions' p50 / p99
+back in the pool's background worker (default niceness 19). Figures: decisions, pooled decisions' p50 / p99
 latency, fallbacks (with reasons). Target: no fallback caused by analysis.
 
-The pool's worker count is 1 in both parts; the machine may be shared: compare
+The pool has one live worker in both parts; the machine may be shared: compare
 the two lines of (b), taken in the same run, rather than absolute figures.
 """
 
@@ -132,7 +134,7 @@ async def live(tables: int, seconds: float, with_analysis: bool, record: dict[st
 
 
 async def part_a(record: dict[str, Any], worlds: int, repeats: int, models: str) -> list[float]:
-    pool = InferencePool(PoolSettings(workers=1, models_dir=models))
+    pool = InferencePool(PoolSettings(workers=1, models_dir=models, background_nice=0))
     await pool.start()
     try:
         return [await analyse_on_pool(pool, record, worlds) for _ in range(repeats)]
