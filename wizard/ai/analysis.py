@@ -22,7 +22,8 @@ played as a `SearchAgent` with that seed and budget (bids with
 ``bid_window=None``) loses 0 points on every decision.
 
 The work is split into decisions so that a worker can run a slice at a time
-(`analyse_slice`) and let live bot decisions in between; `build_report` turns
+(`analyse_slice`: the server sends short slices to the pool's low-priority
+background worker and reports progress between them); `build_report` turns
 the decisions into the per-seat report (rounds, cards, summary).
 
 >>> from wizard.engine import WizardGame
