@@ -10,10 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wizard.__main__ import main
 from wizard.ai import analysis
 from wizard.ai.agents.heuristic import HeuristicAgent
+from wizard.ai.agents.random_agent import RandomAgent
 from wizard.ai.analysis import (
     ANALYSIS_SEED,
     BLUNDER,
@@ -332,3 +335,36 @@ def test_analysis_slices_run_in_a_low_priority_worker_and_never_hold_up_live_dec
     assert sorted(finished) == ["live", "slice 0", "slice 1", "slice 2"]
     assert background_pid is not None and background_pid not in live_pids
     assert niceness == 19  # the lowest CPU priority (its parent's niceness + 19, capped)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), seats=st.sets(st.integers(0, 2), min_size=1),
+       rounds=st.integers(1, 3))
+def test_every_decision_is_judged_against_a_legal_master_choice(
+        seed: int, seats: set[int], rounds: int) -> None:
+    rng_agent = RandomAgent(seed)
+    game, actions = play(3, seed=seed, rounds=rounds,
+                         choose=lambda seat, obs: rng_agent.act(obs),
+                         options=GameOptions(wizard_trump_dealer_chooses=True))
+    record = record_of(game, actions)
+    budget = AnalysisBudget(worlds=1)
+    decisions = analyse_slice(record, sorted(seats), budget).decisions
+    assert len(decisions) == record.decisions_of(seats)
+    points = list(decision_points(record, sorted(seats)))
+    for point, decision in zip(points, decisions, strict=True):
+        legal = point.observation.legal_actions
+        kind = {"bid": "value", "card": "card", "trump": "suit"}[decision["kind"]]
+        values = [getattr(a, kind) for a in legal]
+        master = decision["master"]
+        as_value = {"bid": lambda v: v, "card": lambda c: c.id, "trump": lambda s: s.index}
+        assert master in [as_value[decision["kind"]](v) for v in values]
+        assert decision["seat"] == point.seat and decision["step"] == point.step
+        assert decision["loss"] >= 0.0
+        assert decision["marker"] == ("blunder" if decision["loss"] >= BLUNDER else
+                                      "mistake" if decision["loss"] >= MISTAKE else None)
+        if decision["master"] == decision["played"]:
+            assert decision["loss"] == 0.0
+    # any slicing gives the same decisions
+    first = analyse_slice(record, sorted(seats), budget, start=0, max_seconds=1e-9).decisions
+    rest = analyse_slice(record, sorted(seats), budget, start=len(first)).decisions
+    assert first + rest == decisions
