@@ -7,6 +7,9 @@ import {h, mount, s} from "./dom.js";
 import {SUITS, cardFromId, cardLabel, cardView, suitLabel} from "./cards.js";
 
 const STYLESHEET = "/static/css/analysis.css";
+// refusals shown in the panel itself rather than as a toast
+const QUIET_CODES = ["analysis_busy", "analysis_limit", "not_seated", "no_such_game", "not_finished",
+                     "not_identified", "disconnected", "timeout"];
 const STATES = {
   queued: "Queued",
   running: "Analysing",
@@ -90,7 +93,7 @@ export class AnalysisPanel {
     this.button.disabled = true;
     mount(this.status, h("p", {class: "muted"}, "Asking the server…"));
     try {
-      await this.ctx.ask({type: "analyse", game_id: this.gameId});
+      await this.ctx.ask({type: "analyse", game_id: this.gameId}, {quiet: QUIET_CODES});
     } catch (err) {
       this.button.disabled = false;
       mount(this.status, h("p", {class: "problem-text", role: "alert"}, err.message || String(err)));
