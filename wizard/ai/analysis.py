@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wizard.engine import (
+    PLAY_BASE,
+    TRUMP_BASE,
     Action,
     Bid,
     ChooseTrump,
@@ -55,7 +57,7 @@ from wizard.engine import (
     action_from_dict,
 )
 
-from .search import PLAY_BASE, TRUMP_BASE, Budget, bid_values, card_values, pick, trump_values
+from .search import Budget, bid_values, card_values, pick, trump_values
 
 #: the seed of the analysis' worlds (with the position: see `wizard.ai.search`)
 ANALYSIS_SEED = 0
