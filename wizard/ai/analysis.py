@@ -57,7 +57,7 @@ from wizard.engine import (
     action_from_dict,
 )
 
-from .search import Budget, bid_values, card_values, pick, trump_values
+from .search import Budget, bid_values, card_values, trump_values
 
 #: the seed of the analysis' worlds (with the position: see `wizard.ai.search`)
 ANALYSIS_SEED = 0
@@ -187,7 +187,8 @@ def _judge(choose: dict[int, float], judge: dict[int, float], played: int) -> tu
     estimates is biased upwards, so judging on the worlds that chose would call
     even the master's own second opinion a mistake.
     """
-    best = pick(choose, played)
+    # the best value; a tie with the choice made goes to it (the master would not object)
+    best = max(choose, key=lambda key: (choose[key], key == played, -key))
     if best == played:
         return played, 0.0
     return best, max(0.0, judge[best] - judge[played])
