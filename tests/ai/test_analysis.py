@@ -324,6 +324,8 @@ def test_analysis_slices_run_in_a_low_priority_worker_and_never_hold_up_live_dec
             pid = pool.background_pid
             assert pid is not None
             niceness = os.getpriority(os.PRIO_PROCESS, pid)
+            if hasattr(os, "SCHED_IDLE"):  # Linux: a core only when nothing else wants it
+                assert os.sched_getscheduler(pid) == os.SCHED_IDLE
             await asyncio.gather(*slices)
             return decision, pid, pool.worker_pids(), niceness
         finally:

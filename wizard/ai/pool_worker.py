@@ -21,6 +21,7 @@ first message of a worker is ``("ready", ping())``.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import signal
@@ -203,6 +204,16 @@ TASKS: dict[str, Callable[..., Any]] = {"policy": run_policy_batch, "agent": run
                                         "analysis": run_analysis}
 
 
+def lower_priority(niceness: int) -> None:
+    """Run this process at ``niceness`` and, where Linux offers it, as ``SCHED_IDLE``: it
+    gets a core only when no other task wants it (the background worker of the pool)."""
+    os.nice(niceness)
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None and niceness >= 19:
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, idle, os.sched_param(0))
+
+
 def serve(conn: Connection, models_dir: str, imports: tuple[str, ...] = (),
           niceness: int = 0) -> None:
     """A worker process's main: initialise, say ready, answer tasks until ``None`` or EOF.
@@ -210,7 +221,7 @@ def serve(conn: Connection, models_dir: str, imports: tuple[str, ...] = (),
     ``niceness`` > 0 lowers the process's CPU priority first (the background worker).
     """
     if niceness > 0:
-        os.nice(niceness)
+        lower_priority(niceness)
     init_worker(models_dir, imports)
     conn.send(("ready", ping()))
     while True:
@@ -230,5 +241,5 @@ def serve(conn: Connection, models_dir: str, imports: tuple[str, ...] = (),
 
 
 __all__ = ["LEVELS", "NO_BOT", "TASKS", "THREAD_VARIABLES", "bot_row", "choose_rows",
-           "init_worker", "ping", "run_agent", "run_analysis", "run_policy_batch", "serve",
-           "strength_draws"]
+           "init_worker", "lower_priority", "ping", "run_agent", "run_analysis",
+           "run_policy_batch", "serve", "strength_draws"]

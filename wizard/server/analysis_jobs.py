@@ -137,8 +137,8 @@ class ProcessRunner:
     async def run(self, args: tuple[Any, ...]) -> tuple[int, int, list[dict[str, Any]]]:
         if self._executor is None:
             self._executor = concurrent.futures.ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=os.nice,
-                initargs=(BACKGROUND_NICE,))
+                1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=pool_worker.lower_priority, initargs=(BACKGROUND_NICE,))
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, pool_worker.run_analysis, *args)
 
