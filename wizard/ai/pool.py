@@ -20,7 +20,8 @@ Routing by ``AgentSpec.agent``:
 
 Low-priority tasks (`run_background`: slices of a game analysis) run in one
 more worker of the pool, the background worker: started on first use, at
-``background_nice`` (19: the lowest CPU priority), never given a live
+``background_nice`` (19: the lowest CPU priority, and ``SCHED_IDLE`` on
+Linux), never given a live
 decision, so live bots never wait behind an analysis (`pool_background`).
 
 Waiting is counted in batches ("work units"): ``degrade_queue`` 8 means eight

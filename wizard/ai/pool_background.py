@@ -2,8 +2,9 @@
 
 `InferencePool.run_background` queues a task here; the pool hands the oldest
 one to its background worker — a worker process of its own, started on first
-use at the lowest CPU priority (``PoolSettings.background_nice``), that never
-takes a live decision — as soon as that worker is idle. So a live bot never
+use at the lowest CPU priority (``PoolSettings.background_nice``, and
+``SCHED_IDLE`` on Linux), that never takes a live decision — as soon as that
+worker is idle. So a live bot never
 waits behind an analysis, and the operating system gives the analysis only
 the CPU time live work leaves over. Callers keep their tasks short (an
 analysis sends slices of a few decisions): a task whose worker dies is
