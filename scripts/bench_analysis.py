@@ -15,8 +15,9 @@ a game of four bots (master, hard, medium, easy: ``bot:<level>`` agents, as the
 server asks for them) whose every decision goes to the pool with the server's
 deadline (think time 0.8–2.5 s, at least 0.5 s), then waits out its think time.
 Measured twice on the same seeds: alone, and with analyses running back to
-back in the pool's background worker (default niceness 19). Figures: decisions, pooled decisions' p50 / p99
-latency, fallbacks (with reasons). Target: no fallback caused by analysis.
+back in the pool's background worker (default niceness 19). Figures:
+decisions, pooled decisions' p50 / p99 latency, fallbacks (with reasons).
+Target: no fallback caused by analysis.
 
 The pool has one live worker in both parts; the machine may be shared: compare
 the two lines of (b), taken in the same run, rather than absolute figures.
