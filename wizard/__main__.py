@@ -27,10 +27,12 @@ def _registrations() -> list[Callable[[argparse._SubParsersAction], None]]:  # t
     from wizard.ai.cli import register as register_ai
     from wizard.loadtest_cli import register as register_loadtest
     from wizard.play import register as register_play
+    from wizard.server.analysis.cli import register as register_analyse
     from wizard.server.cli import register as register_serve
     from wizard.training.cli import register as register_train
 
-    return [register_ai, register_serve, register_play, register_loadtest, register_train]
+    return [register_ai, register_serve, register_play, register_loadtest, register_train,
+            register_analyse]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -6,6 +6,7 @@ import {h, mount, s} from "./dom.js";
 import {cardLabel, cardView, sortHand, suitLabel} from "./cards.js";
 import {displayNames, feltView} from "./felt.js";
 import {ranking, scoreChart, scorePad} from "./scoresheet.js";
+import {AnalysisPanel} from "./analysis.js";
 
 async function getJson(url) {
   // the token of hello: "Recent games" then lists my private games (and bot games) too
@@ -194,6 +195,8 @@ export class ReplayView {
     }
     this.replay.players.sort((a, b) => a.seat - b.seat);
     this.frames = buildFrames(this.replay);
+    this.analysis = new AnalysisPanel(this.ctx, this.gameId, {onJump: (index) => this.go(index - this.index)});
+    this.analysis.onShown = () => this.render();
     this.render();
   }
 
@@ -299,7 +302,7 @@ export class ReplayView {
         h("div", {class: "table-head"}, h("h1", null, "Replay"), h("span", {class: "muted"}, names.join(" · ")),
           h("div", {class: "head-actions"}, h("a", {class: "btn btn-small btn-ghost", href: "#/games"}, "All games"))),
         controls,
-        h("p", {class: "step-text", "aria-live": "polite"}, this.describe(frame)),
+        h("p", {class: "step-text", "aria-live": "polite"}, this.describe(frame), " ", this.analysis.stepNote(this.index - 1)),
         h("div", {class: "felt-wrap"}, feltView({n, bottom: 0, me: null, seats, obs, completedTrick: frame.completed, clock: null}),
           done ? h("section", {class: "end", "aria-labelledby": "end-title"}, h("h2", {id: "end-title"}, "Final scores"),
             h("ol", {class: "ranking", "aria-label": "Final ranking"}, order.map((e) => h("li", {
@@ -309,7 +312,7 @@ export class ReplayView {
               h("span", {class: "pts"}, String(e.score)))))) : null),
         hands),
       h("aside", {class: "side"}, h("section", {class: "panel score-panel", "aria-labelledby": "score-title"},
-        h("h2", {id: "score-title"}, "Score sheet"), scorePad(sheet), scoreChart(sheet))));
+        h("h2", {id: "score-title"}, "Score sheet"), scorePad(sheet), scoreChart(sheet)), this.analysis.root));
     if (justPlayed !== null) {
       for (const el of this.root.querySelectorAll(`.trick [data-card="${justPlayed}"]`)) el.classList.add("just-played");
     }
@@ -321,6 +324,7 @@ export class ReplayView {
 
   destroy() {
     clearInterval(this.playing);
+    if (this.analysis) this.analysis.destroy();
     document.removeEventListener("keydown", this.onKey);
     this.root.remove();
   }

@@ -19,6 +19,7 @@ Replies are ``("ok", result)`` or ``("error", message, traceback text)``;
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import signal
@@ -193,7 +194,28 @@ def run_agent(agent: str, spec: AgentSpec, observation: dict[str, Any]) -> tuple
     return action_index(action), chosen_by, time.perf_counter() - start
 
 
-TASKS: dict[str, Callable[..., Any]] = {"policy": run_policy_batch, "agent": run_agent}
+def run_analysis(record: dict[str, Any], seats: list[int], worlds: int, start: int,
+                 max_seconds: float) -> tuple[int, int, list[dict[str, Any]]]:
+    """A slice of a game analysis (`wizard.ai.analysis.analyse_slice`): start, total, results."""
+    from .analysis import AnalysisBudget, GameRecord, analyse_slice
+
+    part = analyse_slice(GameRecord.from_dict(record), seats, AnalysisBudget(worlds=worlds),
+                         start, max_seconds)
+    return part.start, part.total, part.decisions
+
+
+def lower_priority(niceness: int) -> None:
+    """Run this process at ``niceness`` and, where Linux offers it, as ``SCHED_IDLE``: it
+    gets a core only when no other task wants it (the analysis worker)."""
+    os.nice(niceness)
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None and niceness >= 19:
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, idle, os.sched_param(0))
+
+
+TASKS: dict[str, Callable[..., Any]] = {"policy": run_policy_batch, "agent": run_agent,
+                                        "analysis": run_analysis}
 
 
 def run_task(message: tuple[str, tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -206,7 +228,6 @@ def run_task(message: tuple[str, tuple[Any, ...]]) -> tuple[Any, ...]:
         return ("error", f"{type(exc).__name__}: {exc}", traceback.format_exc())
 
 
-
 __all__ = ["LEVELS", "NO_BOT", "TASKS", "THREAD_VARIABLES", "bot_row", "choose_rows",
-           "init_worker", "ping", "run_agent", "run_policy_batch",
-           "run_task", "strength_draws"]
+           "init_worker", "lower_priority", "ping", "run_agent", "run_analysis",
+           "run_policy_batch", "run_task", "strength_draws"]

@@ -23,12 +23,13 @@ from starlette.websockets import WebSocket
 
 from wizard.ai.decision import Decider, InlineDecider
 
+from .analysis.jobs import AnalysisService, AnalysisSettings, make_runner
 from .clock import MONOTONIC, Now
 from .metrics import CONTENT_TYPE, ServerMetrics
 from .net.connection import CLOSE_GOING_AWAY, Connection
 from .net.handlers import Dispatcher
 from .net.limits import origin_allowed
-from .net.protocol import ServerShutdown, Tables, encode
+from .net.protocol import Analyse, ServerShutdown, Tables, encode
 from .settings import Settings
 from .storage.history import History
 from .storage.store import SqliteStore
@@ -59,6 +60,11 @@ class ServerState:
                                          bot_gate=BotGate(settings.bot_moves_per_turn),
                                          clock=clock))
         self.dispatcher = Dispatcher(self.lobby, settings, self.metrics)
+        self.analysis = AnalysisService(store, make_runner(decider), AnalysisSettings.from_env())
+        self.dispatcher.handlers[Analyse] = self.analysis.handle
+        self.metrics.callback("wizard_analysis_jobs", "Game analyses: queued, running "
+                              "now; completed, failed since start.", ("state",),
+                              self.analysis.samples)
         self.decider_started = False
         self.connections: set[Connection] = set()
         self.shutting_down = False
@@ -163,6 +169,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
             lag.cancel()
             await state.shutdown()  # done already under uvicorn (`cli.WizardServer`)
             await state.lobby.close()
+            await state.analysis.close()
             state.decider_started = False
             await state.decider.close()
             await state.store.close()
@@ -201,6 +208,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
             Route("/readyz", readyz),
             Route("/metrics", metrics),
             WebSocketRoute("/ws", websocket),
+            *state.analysis.routes(),
             *History(state.store).routes(),
             Mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static"),
         ],

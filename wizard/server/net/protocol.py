@@ -49,6 +49,10 @@ class ErrorCode(enum.StrEnum):
     TABLE_LIMIT = "table_limit"
     PLAYER_TABLE_LIMIT = "player_table_limit"
     SPECTATOR_LIMIT = "spectator_limit"
+    NO_SUCH_GAME = "no_such_game"
+    ANALYSIS_BUSY = "analysis_busy"
+    ANALYSIS_LIMIT = "analysis_limit"
+    ANALYSIS_UNAVAILABLE = "analysis_unavailable"
     INTERNAL = "internal"
 
 
@@ -161,9 +165,13 @@ class Ping(ClientMessage, tag="ping", frozen=True):
     pass
 
 
+class Analyse(ClientMessage, tag="analyse", kw_only=True, frozen=True):
+    game_id: TableId  # a finished game's id (``GET /api/games``)
+
+
 AnyClientMessage = (
     Hello | ListTables | CreateTable | JoinTable | LeaveTable | Spectate | AddBot | RemoveBot
-    | StartGame | PlayBots | Act | Sync | Rematch | Chat | Ping
+    | StartGame | PlayBots | Act | Sync | Rematch | Chat | Ping | Analyse
 )
 CLIENT_TYPES: tuple[str, ...] = tuple(
     sorted(str(cls.__struct_config__.tag) for cls in AnyClientMessage.__args__)
@@ -290,6 +298,27 @@ class TableClosed(ServerMessage, tag="table_closed", frozen=True):
     reason: str
 
 
+class AnalysisProgress(ServerMessage, tag="analysis_progress", frozen=True):
+    """A game analysis under way: ``state`` queued / running / waiting (live games first) /
+    failed; ``done`` of ``total`` decisions; ``position`` in the queue while queued."""
+
+    game_id: str
+    state: str
+    done: int
+    total: int
+    position: int | None = None
+    reason: str | None = None
+
+
+class Analysis(ServerMessage, tag="analysis", frozen=True):
+    """A finished analysis: one report per seat the requester may see (docs/protocol.md)."""
+
+    game_id: str
+    worlds: int
+    thresholds: dict[str, float]
+    seats: list[dict[str, Any]]
+
+
 class ServerShutdown(ServerMessage, tag="server_shutdown", frozen=True):
     """The server is stopping; the socket closes next (1001). Reconnect with the token."""
 
@@ -311,6 +340,9 @@ __all__ = [
     "Ack",
     "Act",
     "AddBot",
+    "Analyse",
+    "Analysis",
+    "AnalysisProgress",
     "AnyClientMessage",
     "Chat",
     "ChatMessage",

@@ -1,0 +1,195 @@
+// The master's review of a finished game, in the replay view: `analyse {game_id}` over the
+// websocket → `analysis_progress` … → `analysis {game_id, seats}` (docs/protocol.md).
+// Per seat: a summary, an SVG plot of expected vs actual round score, a table per round
+// and the marked cards (mistake / blunder); a marked card jumps the replay to its step.
+
+import {h, mount, s} from "./dom.js";
+import {SUITS, cardFromId, cardLabel, cardView, suitLabel} from "./cards.js";
+
+const STYLESHEET = "/static/css/analysis.css";
+// refusals shown in the panel itself rather than as a toast
+const QUIET_CODES = ["analysis_busy", "analysis_limit", "not_seated", "no_such_game", "not_finished",
+                     "not_identified", "disconnected", "timeout"];
+const STATES = {
+  queued: "Queued",
+  running: "Analysing",
+  waiting: "Waiting: live games come first",
+  failed: "The analysis failed",
+};
+
+function loadStyles() {
+  if (document.querySelector(`link[href="${STYLESHEET}"]`)) return;
+  document.head.append(h("link", {rel: "stylesheet", href: STYLESHEET}));
+}
+
+const num = (v) => (v === null || v === undefined ? "–" : v.toFixed(1));
+const ordinal = (n) => `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`;
+
+function choiceLabel(d, key) {
+  if (d.kind === "card") return cardLabel(cardFromId(d[key]));
+  if (d.kind === "trump") return `trump ${suitLabel(SUITS[d[key]])}`;
+  return `bid ${d[key]}`;
+}
+
+/** Expected (at the bid) and actual score of each round: two lines on the chart's grid. */
+export function expectedChart(rounds) {
+  const W = 340;
+  const H = 170;
+  const pad = {l: 34, r: 10, t: 10, b: 22};
+  const expected = rounds.map((r) => r.expected ?? 0);
+  const actual = rounds.map((r) => r.points ?? 0);
+  const all = [...expected, ...actual];
+  let lo = Math.min(-10, ...all);
+  let hi = Math.max(20, ...all);
+  const step = Math.max(10, Math.ceil((hi - lo) / 4 / 10) * 10);
+  lo = Math.floor(lo / step) * step;
+  hi = Math.ceil(hi / step) * step;
+  const n = rounds.length;
+  const x = (i) => pad.l + (n > 1 ? i / (n - 1) : 0.5) * (W - pad.l - pad.r);
+  const y = (v) => pad.t + (1 - (v - lo) / (hi - lo)) * (H - pad.t - pad.b);
+  const grid = [];
+  for (let v = lo; v <= hi + 1e-9; v += step) {
+    grid.push(s("line", {x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v), class: v === 0 ? "axis zero" : "axis"}),
+      s("text", {x: pad.l - 5, y: y(v) + 3.5, class: "tick", "text-anchor": "end"}, String(v)));
+  }
+  const every = n > 12 ? 5 : n > 6 ? 2 : 1;
+  const xticks = rounds.map((r, i) => (i % every === 0 || i === n - 1
+    ? s("text", {x: x(i), y: H - 6, class: "tick", "text-anchor": "middle"}, String(r.round)) : null));
+  const line = (values, cls) => s("g", {class: `series ${cls}`},
+    s("polyline", {points: values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "), fill: "none"}),
+    values.map((v, i) => s("circle", {cx: x(i), cy: y(v), r: 2.6})));
+  const total = (values) => values.reduce((a, b) => a + b, 0);
+  return h("figure", {class: "chart analysis-chart"},
+    s("svg", {viewBox: `0 0 ${W} ${H}`, role: "img"},
+      s("title", null, `Expected ${total(expected).toFixed(0)} and actual ${total(actual)} points over ${n} rounds`),
+      grid, xticks, line(expected, "expected"), line(actual, "actual")),
+    h("figcaption", {class: "legend"},
+      h("span", {class: "legend-item"}, h("span", {class: "swatch expected"}), "expected at the bid"),
+      h("span", {class: "legend-item"}, h("span", {class: "swatch actual"}), "actual")));
+}
+
+export class AnalysisPanel {
+  /** `onJump(stepIndex)` moves the replay to the state after that step. */
+  constructor(ctx, gameId, {onJump}) {
+    this.ctx = ctx;
+    this.gameId = gameId;
+    this.onJump = onJump;
+    this.report = null;
+    this.byStep = new Map(); // record step → decision (marked ones)
+    this.status = h("div", {class: "analysis-status", "aria-live": "polite"});
+    this.body = h("div", {class: "analysis-body"});
+    this.button = h("button", {type: "button", class: "btn btn-small btn-primary", id: "analyse-btn",
+                               onClick: () => this.start()}, "Analyse");
+    this.root = h("section", {class: "panel analysis-panel", "aria-labelledby": "analysis-title"},
+      h("h2", {id: "analysis-title"}, "Analysis"),
+      h("p", {class: "muted small"}, "What the master bot thinks of your bids and cards."),
+      this.button, this.status, this.body);
+    this.onMessage = (event) => this.receive(event.detail);
+    ctx.socket.addEventListener("message", this.onMessage);
+    loadStyles();
+  }
+
+  async start() {
+    this.button.disabled = true;
+    mount(this.status, h("p", {class: "muted"}, "Asking the server…"));
+    try {
+      await this.ctx.ask({type: "analyse", game_id: this.gameId}, {quiet: QUIET_CODES});
+    } catch (err) {
+      this.button.disabled = false;
+      mount(this.status, h("p", {class: "problem-text", role: "alert"}, err.message || String(err)));
+    }
+  }
+
+  receive(message) {
+    if (message.game_id !== this.gameId) return;
+    if (message.type === "analysis_progress") this.progress(message);
+    else if (message.type === "analysis") this.show(message);
+  }
+
+  progress({state, done, total, position, reason}) {
+    if (state === "failed") {
+      this.button.disabled = false;
+      mount(this.status, h("p", {class: "problem-text", role: "alert"}, `${STATES.failed}: ${reason || "try again later"}`));
+      return;
+    }
+    const where = state === "queued" && position ? ` (${ordinal(position)} in line)` : "";
+    mount(this.status,
+      h("progress", {max: String(Math.max(1, total)), value: String(done), "aria-label": "Analysis progress"}),
+      h("p", {class: "muted small", dataset: {state}}, `${STATES[state] || state}${where}: ${done} of ${total} decisions`));
+  }
+
+  show(message) {
+    this.report = message;
+    this.button.remove();
+    mount(this.status, h("p", {class: "muted small"}, `By the master bot, ${message.worlds} sampled deals per decision. `
+      + `Marked: mistake ≥ ${message.thresholds.mistake}, blunder ≥ ${message.thresholds.blunder} expected points lost.`));
+    this.byStep.clear();
+    for (const seat of message.seats) {
+      for (const round of seat.rounds) {
+        for (const d of [round.trump, ...round.cards]) if (d && d.marker) this.byStep.set(d.step, d);
+      }
+    }
+    mount(this.body, message.seats.map((seat) => this.seatView(seat)));
+    if (this.onShown) this.onShown();
+  }
+
+  seatView(seat) {
+    const sum = seat.summary;
+    const marked = [];
+    for (const round of seat.rounds) {
+      for (const d of [round.trump, ...round.cards]) if (d && d.marker) marked.push(d);
+    }
+    const rows = seat.rounds.map((r) => h("tr", {class: r.bid_marker ? `marked ${r.bid_marker}` : ""},
+      h("th", {scope: "row"}, String(r.round)),
+      h("td", null, r.bid ?? "–"),
+      h("td", {class: r.master_bid !== r.bid ? "differs" : ""}, r.master_bid ?? "–"),
+      h("td", null, num(r.expected)),
+      h("td", null, num(r.master_expected)),
+      h("td", null, r.tricks ?? "–"),
+      h("td", {class: (r.points ?? 0) >= 0 ? "plus" : "minus"}, r.points ?? "–"),
+      h("td", {class: "lost"}, `${num(r.bid_loss)} / ${num(r.play_loss)}`)));
+    return h("article", {class: "analysis-seat", dataset: {seat: String(seat.seat)}},
+      h("h3", null, seat.name),
+      h("dl", {class: "analysis-summary"},
+        h("div", null, h("dt", null, "Lost in bidding"), h("dd", {class: "bidding-loss"}, num(sum.bidding_loss))),
+        h("div", null, h("dt", null, "Lost in play"), h("dd", {class: "play-loss"}, num(sum.play_loss))),
+        h("div", null, h("dt", null, "Mistakes"), h("dd", null, String(sum.mistakes))),
+        h("div", null, h("dt", null, "Blunders"), h("dd", null, String(sum.blunders)))),
+      expectedChart(seat.rounds),
+      h("div", {class: "pad-scroll analysis-scroll", tabindex: "0", role: "region", "aria-label": `${seat.name}: rounds`},
+        h("table", {class: "pad analysis-rounds"},
+          h("caption", {class: "sr-only"}, "Per round: bid, the master's bid, expected scores, tricks, points, points lost in bidding / play"),
+          h("thead", null, h("tr", null, ["Rd", "Bid", "Master", "Exp.", "M. exp.", "Tricks", "Pts", "Lost b/p"].map((t) => h("th", {scope: "col"}, t)))),
+          h("tbody", null, rows))),
+      marked.length
+        ? h("ol", {class: "marked-cards", "aria-label": `${seat.name}: marked decisions`}, marked.map((d) => this.markedView(d)))
+        : h("p", {class: "muted small"}, "No marked card: the master agrees, or nearly."));
+  }
+
+  markedView(d) {
+    const cards = d.kind === "card"
+      ? [cardView(cardFromId(d.played), {size: "sm", label: `played ${cardLabel(cardFromId(d.played))}`}),
+        h("span", {class: "arrow", "aria-hidden": "true"}, "→"),
+        cardView(cardFromId(d.master), {size: "sm", label: `the master plays ${cardLabel(cardFromId(d.master))}`})]
+      : [];
+    return h("li", {class: `marked-card ${d.marker}`, dataset: {step: String(d.step), marker: d.marker}},
+      h("button", {type: "button", class: "marked-jump", onClick: () => this.onJump(d.step + 1),
+                   "aria-label": `Round ${d.round}, trick ${d.trick}: ${d.marker}, ${num(d.loss)} points; show it in the replay`},
+        h("span", {class: `tag tag-${d.marker}`}, d.marker),
+        h("span", {class: "where"}, `R${d.round} T${d.trick}`),
+        cards,
+        h("span", {class: "loss"}, `−${num(d.loss)}`)));
+  }
+
+  /** A note for the replay's step text: the marker of the decision at record `step`. */
+  stepNote(step) {
+    const d = step === null ? null : this.byStep.get(step);
+    if (!d) return null;
+    return h("span", {class: `step-note ${d.marker}`},
+      `${d.marker === "blunder" ? "Blunder" : "Mistake"} (−${num(d.loss)}): the master plays ${choiceLabel(d, "master")}.`);
+  }
+
+  destroy() {
+    this.ctx.socket.removeEventListener("message", this.onMessage);
+  }
+}

@@ -1,0 +1,410 @@
+"""Game analysis as a bounded background job: ``analyse`` and ``GET /api/games/{id}/analysis``.
+
+A request names a finished game; the requester may see its own seats, and
+every seat of a public (not private) game. Seats already analysed come from
+`AnalysisStore` at once; the others become one job, which runs in slices of a
+few decisions (`wizard.ai.analysis.analyse_slice`) in a background worker
+process beside the inference pool's live workers (`ProcessRunner`): it never
+takes a live decision and runs at the lowest CPU priority (niceness 19,
+``SCHED_IDLE`` on Linux), so live games come first. (Slices on the live
+workers raised live bots' p99 from 107 to 705 ms in `scripts/bench_analysis.py`;
+see docs/performance.md.) At most ``concurrency`` jobs run at a time (one game
+per worker), at most ``max_queue`` wait (else ``error analysis_busy``) and a player has at most
+``per_player`` jobs queued or running (else ``error analysis_limit``). A job
+past ``max_seconds`` fails (``analysis_progress`` state ``failed``).
+
+With or without a pool (``WIZARD_AI_WORKERS=0``) the slices never run on the
+event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import concurrent.futures.process
+import contextlib
+import json
+import multiprocessing
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import structlog
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from wizard.ai import pool_worker
+from wizard.ai.analysis import BLUNDER, MISTAKE, AnalysisBudget, GameRecord, build_report
+from wizard.ai.pool import InferencePool
+
+from ..net.connection import Connection
+from ..net.protocol import Analyse, Analysis, AnalysisProgress, ErrorCode, ProtocolError
+from ..storage.analyses import AnalysisStore
+from ..storage.history import _error, _json, game_record
+from ..storage.store import STATUS_FINISHED, SqliteStore
+
+log = structlog.get_logger(__name__)
+
+PROGRESS_EVERY_S = 0.2  # progress messages to one job's watchers at most this often
+WAITING_AFTER_S = 1.0  # a slice not started after this long: "waiting" (live games first)
+THRESHOLDS = {"mistake": MISTAKE, "blunder": BLUNDER}
+BACKGROUND_NICE = 19  # CPU niceness of the process that runs the slices
+
+ENV_VARIABLES: dict[str, tuple[str, type]] = {
+    "max_queue": ("WIZARD_ANALYSIS_QUEUE", int),
+    "per_player": ("WIZARD_ANALYSIS_PER_PLAYER", int),
+    "worlds": ("WIZARD_ANALYSIS_WORLDS", int),
+    "max_seconds": ("WIZARD_ANALYSIS_SECONDS", float),
+    "slice_seconds": ("WIZARD_ANALYSIS_SLICE_SECONDS", float),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisSettings:
+    """Bounds of the analysis jobs; `from_env` reads the ``WIZARD_ANALYSIS_*`` variables."""
+
+    max_queue: int = 8  # jobs waiting for a worker; one more -> analysis_busy
+    per_player: int = 1  # jobs queued or running per player; one more -> analysis_limit
+    worlds: int = 32  # sampled worlds per decision (the per-game budget with max_seconds)
+    max_seconds: float = 300.0  # a job running longer fails
+    slice_seconds: float = 0.05  # one slice of a job in a worker: about this long
+    concurrency: int = 0  # jobs running at once; 0: one per pool worker
+
+    def __post_init__(self) -> None:
+        if self.max_queue < 0 or self.per_player < 1 or self.concurrency < 0:
+            raise ValueError("analysis bounds: max_queue >= 0, per_player >= 1, "
+                             "concurrency >= 0")
+        if self.slice_seconds <= 0:
+            raise ValueError("WIZARD_ANALYSIS_SLICE_SECONDS must be positive")
+        AnalysisBudget(self.worlds, self.max_seconds)  # raises for a bad budget
+
+    @staticmethod
+    def from_env(environ: Mapping[str, str] = os.environ) -> AnalysisSettings:
+        """Raises `ValueError` naming a bad variable."""
+        values: dict[str, Any] = {}
+        for name, (variable, parse) in ENV_VARIABLES.items():
+            raw = environ.get(variable)
+            if raw:
+                try:
+                    values[name] = parse(raw)
+                except ValueError:
+                    raise ValueError(f"{variable} must be a number, got {raw!r}") from None
+        return AnalysisSettings(**values)
+
+
+class SliceRunner(Protocol):
+    """Where slices run: `PoolRunner` (the inference pool) or `ProcessRunner`."""
+
+    workers: int
+
+    async def run(self, args: tuple[Any, ...]) -> tuple[int, int, list[dict[str, Any]]]: ...
+
+    def live_busy(self) -> bool: ...
+
+    async def close(self) -> None: ...
+
+
+class ProcessRunner:
+    """Slices in one spawned process of their own, at the lowest CPU priority.
+
+    The process runs at niceness 19 (``SCHED_IDLE`` on Linux), so the operating
+    system gives it only the CPU time that live work (the loop, the pool's
+    workers) leaves over; it never takes a live decision. A slice whose process
+    died raises `RuntimeError` and the next slice starts a fresh process.
+    """
+
+    workers = 1  # one game at a time
+
+    def __init__(self, niceness: int = BACKGROUND_NICE) -> None:
+        self.niceness = niceness
+        self.slices = 0  # slices run so far
+        self.running = 0  # slices in progress
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+
+    async def run(self, args: tuple[Any, ...]) -> tuple[int, int, list[dict[str, Any]]]:
+        if self._executor is None:
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=pool_worker.lower_priority, initargs=(self.niceness,))
+        loop = asyncio.get_running_loop()
+        self.running += 1
+        try:
+            result = await loop.run_in_executor(self._executor, pool_worker.run_analysis, *args)
+        except concurrent.futures.process.BrokenProcessPool as exc:
+            self._executor = None
+            raise RuntimeError("the analysis worker died") from exc
+        finally:
+            self.running -= 1
+        self.slices += 1
+        return result
+
+    @property
+    def pid(self) -> int | None:
+        """Process id of the analysis worker once it runs (for operators and tests)."""
+        processes = getattr(self._executor, "_processes", None) or {}
+        return next(iter(processes), None)
+
+    def live_busy(self) -> bool:
+        return False
+
+    async def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+class PoolRunner(ProcessRunner):
+    """`ProcessRunner` beside the inference pool: says when live decisions are in flight."""
+
+    def __init__(self, pool: InferencePool, niceness: int = BACKGROUND_NICE) -> None:
+        super().__init__(niceness)
+        self.pool = pool
+
+    def live_busy(self) -> bool:
+        return self.pool.metrics.inflight > 0
+
+
+@dataclass(eq=False)
+class Job:
+    """One game's analysis of some seats, and who waits for it."""
+
+    game_id: str
+    seats: tuple[int, ...]
+    owner: str
+    record: dict[str, Any]
+    watchers: dict[Connection, tuple[int, ...]] = field(default_factory=dict)
+    state: str = "queued"
+    done: int = 0
+    total: int = 0
+    task: asyncio.Task[None] | None = None
+    last_progress: float = 0.0
+
+
+class AnalysisService:
+    """The jobs, their bounds, the ``analyse`` handler and the HTTP route."""
+
+    def __init__(self, store: SqliteStore, runner: SliceRunner,
+                 settings: AnalysisSettings | None = None) -> None:
+        self.store = store
+        self.results = AnalysisStore(store)
+        self.runner = runner
+        self.settings = settings or AnalysisSettings()
+        self.jobs: dict[tuple[str, tuple[int, ...]], Job] = {}
+        self.queue: list[Job] = []  # jobs waiting for a slot, oldest first
+        self._slots = asyncio.Semaphore(self.settings.concurrency or runner.workers)
+        self.completed = 0
+        self.failed = 0
+
+    def samples(self) -> list[tuple[tuple[str, ...], float]]:
+        """``wizard_analysis_jobs{state}``: queued and running jobs, completed and failed ones."""
+        running = len(self.jobs) - len(self.queue)
+        return [(("queued",), float(len(self.queue))), (("running",), float(running)),
+                (("completed",), float(self.completed)), (("failed",), float(self.failed))]
+
+    # --- who may see what ---------------------------------------------------------------
+
+    async def _game(self, game_id: str) -> tuple[dict[str, Any], bool]:
+        stored = await self.store.game(game_id)
+        if stored is None:
+            raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"no game {game_id!r}")
+        if stored.status != STATUS_FINISHED:
+            raise ProtocolError(ErrorCode.NOT_FINISHED, f"game {game_id!r} is not finished")
+        private = bool(json.loads(stored.table_info or "{}").get("private", False))
+        return game_record(stored), private
+
+    @staticmethod
+    def visible_seats(record: dict[str, Any], private: bool, player_id: str | None) -> list[int]:
+        """Every seat of a public game; of a private one, the seats ``player_id`` played."""
+        if not private:
+            return list(range(record["num_players"]))
+        return [p["seat"] for p in public_seats_of(record) if p.get("player_id") == player_id]
+
+    # --- the websocket request ----------------------------------------------------------
+
+    async def handle(self, connection: Connection, message: Analyse) -> None:
+        """``analyse {game_id}``: the stored analysis at once, or a job with progress."""
+        player = connection.player
+        assert player is not None
+        record, private = await self._game(message.game_id)
+        seats = self.visible_seats(record, private, player.player_id)
+        if not seats:
+            raise ProtocolError(ErrorCode.NOT_SEATED,
+                                "this game was private and you did not play in it")
+        stored = await self.results.seats(message.game_id)
+        missing = tuple(s for s in seats if s not in stored)
+        if not missing:
+            connection.send(self._analysis(message.game_id, [stored[s] for s in seats]))
+            return
+        key = (message.game_id, missing)
+        job = self.jobs.get(key)
+        if job is None:
+            self._admit(player.player_id)
+            job = Job(message.game_id, missing, player.player_id, record)
+            job.total = GameRecord.from_dict(record).decisions_of(missing)
+            self.jobs[key] = job
+            self.queue.append(job)
+            job.task = asyncio.get_running_loop().create_task(self._run(job))
+            log.info("analysis_queued", game_id=job.game_id, seats=list(missing),
+                     player_id=player.player_id, queued=len(self.queue))
+        job.watchers[connection] = tuple(seats)
+        connection.send(self._progress(job))
+
+    def _admit(self, player_id: str) -> None:
+        if len(self.queue) >= self.settings.max_queue:
+            raise ProtocolError(ErrorCode.ANALYSIS_BUSY,
+                                f"{len(self.queue)} analyses are waiting already; try again "
+                                "in a few minutes")
+        mine = sum(1 for job in self.jobs.values() if job.owner == player_id)
+        if mine >= self.settings.per_player:
+            raise ProtocolError(ErrorCode.ANALYSIS_LIMIT,
+                                f"you have {mine} analysis in progress; wait for it to finish")
+
+    def _progress(self, job: Job, reason: str | None = None) -> AnalysisProgress:
+        position = self.queue.index(job) + 1 if job in self.queue else None
+        return AnalysisProgress(job.game_id, job.state, job.done, job.total, position, reason)
+
+    def _analysis(self, game_id: str, seats: list[dict[str, Any]]) -> Analysis:
+        worlds = seats[0].get("worlds", self.settings.worlds) if seats else self.settings.worlds
+        return Analysis(game_id, worlds, THRESHOLDS, seats)
+
+    def _tell(self, job: Job, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - job.last_progress < PROGRESS_EVERY_S:
+            return
+        job.last_progress = now
+        message = self._progress(job)
+        for connection in job.watchers:
+            connection.send(message)
+
+    # --- running a job --------------------------------------------------------------------
+
+    async def _run(self, job: Job) -> None:
+        key = (job.game_id, job.seats)
+        try:
+            async with self._slots:
+                self.queue.remove(job)
+                for waiting in self.queue:
+                    self._tell(waiting, force=True)  # positions moved up
+                job.state = "running"
+                self._tell(job, force=True)
+                reports = await self._analyse(job)
+            await self.results.save(job.game_id, self.settings.worlds, reports)
+            stored = await self.results.seats(job.game_id)
+            for connection, seats in job.watchers.items():
+                connection.send(self._analysis(job.game_id,
+                                               [stored[s] for s in seats if s in stored]))
+            self.completed += 1
+            log.info("analysis_done", game_id=job.game_id, seats=list(job.seats),
+                     decisions=job.total)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.failed += 1
+            reason = str(exc) if isinstance(exc, TimeoutError) else "the analysis failed"
+            log.warning("analysis_failed", game_id=job.game_id, error=repr(exc))
+            job.state = "failed"
+            message = self._progress(job, reason)
+            for connection in job.watchers:
+                connection.send(message)
+        finally:
+            if job in self.queue:
+                self.queue.remove(job)
+            self.jobs.pop(key, None)
+
+    async def _analyse(self, job: Job) -> list[dict[str, Any]]:
+        settings = self.settings
+        began = time.monotonic()
+        decisions: list[dict[str, Any]] = []
+        while True:
+            if time.monotonic() - began > settings.max_seconds:
+                raise TimeoutError(f"the analysis took longer than {settings.max_seconds:g} s")
+            args = (job.record, list(job.seats), settings.worlds, len(decisions),
+                    settings.slice_seconds)
+            part = asyncio.ensure_future(self.runner.run(args))
+            while True:
+                finished, _ = await asyncio.wait({part}, timeout=WAITING_AFTER_S)
+                if finished:
+                    break
+                if self.runner.live_busy() and job.state != "waiting":
+                    job.state = "waiting"
+                    self._tell(job, force=True)
+            _, total, new = part.result()
+            decisions += new
+            job.done, job.total, job.state = len(decisions), total, "running"
+            self._tell(job)
+            if len(decisions) >= total:
+                break
+        record = GameRecord.from_dict(job.record)
+        report = build_report(record, job.seats, decisions, AnalysisBudget(settings.worlds))
+        for seat in report["seats"]:
+            seat["worlds"] = settings.worlds
+        seats: list[dict[str, Any]] = report["seats"]
+        return seats
+
+    async def close(self) -> None:
+        """Cancel every job (nothing half-done is stored) and stop the runner."""
+        tasks = [job.task for job in self.jobs.values() if job.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.runner.close()
+
+    # --- HTTP -----------------------------------------------------------------------------
+
+    def routes(self) -> list[Route]:
+        return [Route("/api/games/{game_id}/analysis", self.http_analysis)]
+
+    async def http_analysis(self, request: Request) -> Response:
+        """``GET /api/games/{id}/analysis``: the stored analysis (never starts one).
+
+        A private game's seats need ``Authorization: Bearer <token>`` of a player
+        who sat there.
+        """
+        game_id = request.path_params["game_id"]
+        try:
+            record, private = await self._game(game_id)
+        except ProtocolError as exc:
+            return _error(404 if exc.code is ErrorCode.NO_SUCH_GAME else 409, exc.code.value,
+                          exc.message)
+        player_id = None
+        auth = request.headers.get("authorization", "")
+        if auth.lower().startswith("bearer "):
+            known = await self.store.known_player(auth[7:].strip())
+            player_id = known[0] if known else None
+        seats = self.visible_seats(record, private, player_id)
+        if not seats:
+            return _error(403, ErrorCode.NOT_SEATED.value,
+                          "a private game's analysis is for its players (send your token)")
+        stored = await self.results.seats(game_id)
+        if all(s in stored for s in seats):
+            message = self._analysis(game_id, [stored[s] for s in seats])
+            return _json({"game_id": game_id, "status": "done", "worlds": message.worlds,
+                          "thresholds": message.thresholds, "seats": message.seats})
+        running = [job for job in self.jobs.values() if job.game_id == game_id]
+        if running:
+            job = running[0]
+            return _json({"game_id": game_id, "status": job.state, "done": job.done,
+                          "total": job.total, "seats": [stored[s] for s in seats if s in stored]},
+                         202)
+        return _error(404, "not_analysed",
+                      "this game has not been analysed yet: send analyse {game_id}")
+
+
+def public_seats_of(record: dict[str, Any]) -> list[dict[str, Any]]:
+    players: list[dict[str, Any]] = record.get("players") or []
+    return players
+
+
+def make_runner(decider: object) -> SliceRunner:
+    """The pool's workers when the decider is the inference pool, else a process of its own."""
+    if isinstance(decider, InferencePool):
+        return PoolRunner(decider)
+    return ProcessRunner()
+
+
+__all__ = ["AnalysisService", "AnalysisSettings", "PoolRunner", "ProcessRunner", "make_runner"]
