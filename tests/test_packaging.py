@@ -45,8 +45,11 @@ def shipped_files(name: str) -> list[str]:
 
 
 def expected_policies() -> list[str]:
-    """The names the pool gives the policies in ``models/`` (the model card's, else the stem)."""
-    return sorted(str(read_model_card(p).get("name", p.stem)) for p in SHIPPED_MODELS)
+    """The names the pool gives the action policies in ``models/`` (the model card's name,
+    else the stem); files whose card names another ``kind`` (the OI networks) are their
+    agent's, not the pool's."""
+    return sorted(str(read_model_card(p).get("name", p.stem)) for p in SHIPPED_MODELS
+                  if read_model_card(p).get("kind", "policy") == "policy")
 
 
 def clean_env(home: Path, **extra: str) -> dict[str, str]:
@@ -188,3 +191,16 @@ def test_the_dockerfile_is_lint_clean_and_installs_only_the_wheel() -> None:
     assert 'VOLUME ["/app/data"]' in dockerfile and "STOPSIGNAL SIGTERM" in dockerfile
     assert "[dev" not in dockerfile and "[train" not in dockerfile
     assert "WIZARD_STATIC_DIR" not in dockerfile and "WIZARD_MODELS_DIR" not in dockerfile
+
+
+def test_the_installed_package_plays_with_its_shipped_networks(venv_python: Path,
+                                                               tmp_path: Path) -> None:
+    """``model`` and ``oi`` load the networks that travel in the wheel (no variable set)."""
+    names = {read_model_card(p).get("kind", "policy") for p in SHIPPED_MODELS}
+    agents = [a for a, kind in (("model", "policy"), ("oi", "oi_overall")) if kind in names]
+    script = ("from wizard.ai.agents import make_agent; from wizard.engine import WizardGame; "
+              "g = WizardGame(4, seed=1); o = g.observation(g.current_player); "
+              f"print(*[make_agent(a).act(o) in o.legal_actions for a in {agents!r}])")
+    played = subprocess.run([str(venv_python), "-c", script], cwd=tmp_path,
+                            env=clean_env(tmp_path), check=True, capture_output=True, text=True)
+    assert played.stdout.split() == ["True"] * len(agents)
