@@ -263,6 +263,29 @@ def test_a_policy_slower_than_half_the_time_left_is_replaced_at_once(
     assert took < SLEEPY_SECONDS / 2
 
 
+def test_a_route_judged_slow_still_gets_a_probe_so_slow_does_not_stick(
+        random_policy_dir: Path) -> None:
+    """Once its average is over half the time left, a route still admits one request per
+    ``slow_probe_s``; without it no batch would ever run again to bring the average down."""
+    probe = 0.5
+    window = SLEEPY_SECONDS * 1.9  # the sleepy agent's 0.3 s is just over half of it
+
+    async def main() -> list[Decision]:
+        async with running_pool(random_policy_dir, slow_probe_s=probe) as pool:
+            out = [await pool.decide(request("test-sleepy"))]  # the average becomes ~0.3 s
+            out.append(await pool.decide(request("test-sleepy", deadline_in=window)))
+            await asyncio.sleep(probe)
+            out.append(await pool.decide(request("test-sleepy", deadline_in=window)))
+            out.append(await pool.decide(request("test-sleepy", deadline_in=window)))
+            return out
+
+    decisions = run(main)
+    assert [(d.agent, d.reason) for d in decisions] == [
+        ("test-sleepy", None), ("heuristic", "slow"),  # judged slow at once
+        ("test-sleepy", None),  # the probe, a probe interval later, answered in time
+        ("heuristic", "slow")]  # the next one right after it is judged slow again
+
+
 def test_a_hung_worker_cannot_hold_a_caller_past_its_deadline(random_policy_dir: Path) -> None:
     async def main() -> tuple[Decision, float, float]:
         async with running_pool(random_policy_dir) as pool:

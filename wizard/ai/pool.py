@@ -132,6 +132,7 @@ class InferencePool:
         self._serving_now = False  # False after a break, until the new workers answer
         self._buffers: dict[tuple[str, str], _Buffer] = {}
         self._average_compute: dict[str, float] = {}
+        self._last_probe: dict[str, float] = {}  # when each route last admitted a request
         self._inline_agents: dict[str, Agent] = {}
         self._warned: set[tuple[str, str]] = set()
         self._drained = asyncio.Event()
@@ -246,12 +247,24 @@ class InferencePool:
             return "queue"
         deadline = min(request.deadline, arrived + settings.max_wait_s)
         budget = deadline - arrived - settings.deadline_margin_ms / 1000.0
-        average = self._average_compute.get(route.name)
-        if budget <= 0.0 or (average is not None and average > (deadline - arrived) / 2):
+        if budget <= 0.0 or self._too_slow(route.name, deadline - arrived, arrived):
             return "slow"
         item = _Waiting(request, asyncio.get_running_loop().create_future(), arrived)
         self._admit(route, item)
+        self._last_probe[route.name] = arrived
         return route, item, budget
+
+    def _too_slow(self, name: str, window: float, now: float) -> bool:
+        """Whether ``name``'s average compute time exceeds half the request's window.
+
+        A route judged too slow still lets one request through every
+        ``slow_probe_s`` (a probe, guarded by its deadline like any other), so
+        its average follows the workers when they become fast again.
+        """
+        average = self._average_compute.get(name)
+        if average is None or average <= window / 2:
+            return False
+        return now - self._last_probe.get(name, -float("inf")) < self.settings.slow_probe_s
 
     def _route(self, agent: str) -> _Buffer | Agent | None:
         """The buffer an agent name is batched in, the agent decided inline, or None (unknown)."""

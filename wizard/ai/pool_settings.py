@@ -42,6 +42,9 @@ class PoolSettings:
     start_timeout_s: float = 120.0
     close_timeout_s: float = 10.0
     compute_average_weight: float = 0.2  # weight of the newest sample in the moving average
+    # a route judged too slow still gets one request through this often, so that its
+    # average can learn that it became fast again (else ``slow`` would stick forever)
+    slow_probe_s: float = 1.0
 
     def __post_init__(self) -> None:
         checks = (
@@ -52,6 +55,7 @@ class PoolSettings:
             (self.max_batch >= 1, "max_batch must be >= 1"),
             (self.deadline_margin_ms >= 0.0, "deadline_margin_ms must be >= 0"),
             (0.0 < self.compute_average_weight <= 1.0, "compute_average_weight must be in (0, 1]"),
+            (self.slow_probe_s > 0.0, "slow_probe_s must be > 0"),
         )
         for ok, message in checks:
             if not ok:
