@@ -31,6 +31,8 @@ class Lobby:
         services.closed = self._table_closed
         self.players_by_token: dict[str, Player] = {}
         self.restored_players: dict[str, Player] = {}  # by player id, until they say hello
+        # one store lookup per token at a time: concurrent hellos share its answer
+        self._lookups: dict[str, asyncio.Future[Player | None]] = {}
         self.tables: dict[str, Table] = {}
         self.list_watchers: set[Connection] = set()
         self._tables_dirty = False
@@ -47,13 +49,14 @@ class Lobby:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "name must not be blank")
         store = self.services.store
         if token is not None:
-            player = self.players_by_token.get(token) or await self._known_player(token)
+            player = await self._player_with_token(token)
             if player is None:
                 raise ProtocolError(ErrorCode.UNKNOWN_TOKEN,
                                     "this token is not known here; say hello without one")
             if player.name != name:
-                player.name = name
+                # stored first: a failed write leaves the old name everywhere
                 await store.remember_player(token, player.player_id, name)
+                player.name = name
         else:
             player = Player(name, seen_at=self.services.clock())
             # the token must outlive a restart before its owner learns it
@@ -71,9 +74,25 @@ class Lobby:
                 await table.player_connected(player, connection)
         return player
 
+    async def _player_with_token(self, token: str) -> Player | None:
+        """The one player holding ``token``: hellos racing on it share one store lookup."""
+        player = self.players_by_token.get(token)
+        if player is not None:
+            return player
+        lookup = self._lookups.get(token)
+        if lookup is None:
+            lookup = asyncio.ensure_future(self._known_player(token))
+            self._lookups[token] = lookup
+            lookup.add_done_callback(lambda _: self._lookups.pop(token, None))
+        # shielded: one waiter going away must not cancel the lookup the others wait on
+        return await asyncio.shield(lookup)
+
     async def _known_player(self, token: str) -> Player | None:
         """A player the store knows from before a restart (restored seats keep their object)."""
         known = await self.services.store.known_player(token)
+        already = self.players_by_token.get(token)
+        if already is not None:  # identified while the store was being read
+            return already
         if known is None:
             return None
         player_id, name = known
