@@ -18,6 +18,7 @@ from wizard.engine import GameOptions, action_from_dict
 
 from ..metrics import ServerMetrics
 from ..settings import Settings
+from ..storage.db import StoreFullError
 from ..tables.lobby import Lobby
 from .connection import CLOSE_POLICY, CLOSE_TOO_BIG, Connection
 from .limits import Strikes, TokenBucket
@@ -134,6 +135,10 @@ class Dispatcher:
             if exc.code is ErrorCode.RATE_LIMITED:
                 self._strike(connection)
             return
+        except StoreFullError:  # logged once per episode by the store, not per request
+            self._error(connection, message.id, ErrorCode.UNAVAILABLE,
+                        "the server cannot save right now; try again")
+            return
         except Exception:
             log.exception("handler_failed", type=kind, conn_id=connection.conn_id)
             self._error(connection, message.id, ErrorCode.INTERNAL, "internal server error")
@@ -207,9 +212,14 @@ class Dispatcher:
             # against bots there is no turn clock unless one is asked for
             turn_seconds=0 if message.turn_seconds is None else message.turn_seconds)
         level = BotLevel(message.level)
-        for _ in range(message.players - 1):
-            await table.add_bot(player, level, None)
-        await table.start(player)
+        try:
+            for _ in range(message.players - 1):
+                await table.add_bot(player, level, None)
+            await table.start(player)
+        except BaseException:
+            # all or nothing: a game that did not start leaves no waiting table behind
+            await table.close("failed")
+            raise
 
     async def act(self, connection: Connection, message: Act) -> None:
         try:

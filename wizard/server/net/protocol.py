@@ -49,6 +49,7 @@ class ErrorCode(enum.StrEnum):
     TABLE_LIMIT = "table_limit"
     PLAYER_TABLE_LIMIT = "player_table_limit"
     SPECTATOR_LIMIT = "spectator_limit"
+    UNAVAILABLE = "unavailable"  # the store cannot save (disk full); nothing changed
     INTERNAL = "internal"
 
 

@@ -72,6 +72,13 @@ class StoreError(RuntimeError):
     """The database could not do what was asked (disk full, closed, corrupt file)."""
 
 
+class StoreFullError(StoreError):
+    """The disk (or the database's size cap) is full: nothing can be saved until space returns."""
+
+
+SQLITE_FULL = 13
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     """A game row with its actions, as the store holds it (JSON columns decoded lazily)."""
@@ -153,6 +160,7 @@ class Database:
         self._stop_checkpoints = threading.Event()
         self.commits = 0
         self.writes = 0
+        self.full = False  # in a disk-full episode: logged once when it starts and ends
 
     @property
     def is_open(self) -> bool:
@@ -205,8 +213,8 @@ class Database:
         Writes asked for in the same turn of the event loop share one commit
         (group commit). A commit only appends to the write-ahead log — no fsync,
         ``synchronous=NORMAL`` — so it takes microseconds and runs on the loop;
-        checkpoints run on their own thread. Raises `StoreError` if the database
-        is closed or the commit fails.
+        checkpoints run on their own thread. Raises `StoreFullError` when the disk
+        is full, `StoreError` if the database is closed or the commit fails.
         """
         if self._writer is None:
             raise StoreError("the database is not open")
@@ -248,10 +256,18 @@ class Database:
                 conn.execute(sql, params)
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            log.error("store_write_failed", error=str(exc), statements=len(statements))
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
+            if getattr(exc, "sqlite_errorcode", None) == SQLITE_FULL:
+                if not self.full:
+                    self.full = True
+                    log.error("store_disk_full", error=str(exc))
+                return StoreFullError(f"write failed: {exc}")
+            log.error("store_write_failed", error=str(exc), statements=len(statements))
             return StoreError(f"write failed: {exc}")
+        if self.full:
+            self.full = False
+            log.warning("store_writable_again")
         self.commits += 1
         self.writes += len(statements)
         return None

@@ -80,14 +80,23 @@ class SqliteStore:
         """A restored table continues its stored game."""
         self._game_of_table[table_id] = game_id
 
-    async def append(self, table_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+    async def append(self, table_id: str, seq: int, seat: int, action: dict[str, Any], *,
+                     finish: tuple[list[int], list[int]] | None = None) -> None:
         """Record that ``seat`` played ``action`` as the table's version ``seq``.
 
-        Returns once committed; raises `StoreError` otherwise (then the action
-        must not be applied).
+        ``finish``: ``(scores, winners)`` when this action ends the game; the action
+        and the result are committed together. Returns once committed; raises
+        `StoreError` otherwise (then the action must not be applied).
         """
-        await self.db.write(Database.insert_action(self._game_of_table[table_id], seq, seat,
-                                                   action))
+        game_id = self._game_of_table[table_id]
+        statements = [Database.insert_action(game_id, seq, seat, action)]
+        if finish is not None:
+            scores, winners = finish
+            statements.append(Database.finish_game(
+                game_id, STATUS_FINISHED, {"scores": scores, "winners": winners}))
+        await self.db.write(*statements)
+        if finish is not None:
+            self._game_of_table.pop(table_id, None)
 
     async def seats_changed(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """A seat changed hands during a game (e.g. a bot took over a seat that was left)."""
@@ -96,10 +105,11 @@ class SqliteStore:
             await self.db.write(Database.update_seats(game_id, seats))
 
     async def game_finished(self, table_id: str, scores: list[int], winners: list[int]) -> None:
-        game_id = self._game_of_table.pop(table_id, None)
+        game_id = self._game_of_table.get(table_id)
         if game_id is not None:
             await self.db.write(Database.finish_game(
                 game_id, STATUS_FINISHED, {"scores": scores, "winners": winners}))
+            self._game_of_table.pop(table_id, None)
 
     def game_abandoned(self, table_id: str) -> None:
         """The table closed mid-game; best effort (a lost write only means a later restore)."""

@@ -202,16 +202,21 @@ class Table:
                     self._stop_spectating(connection)
                 self.services.changed(self)
                 return
-            seat.cancel_grace()
-            player.tables.discard(self.table_id)
             if self.status is TableStatus.PLAYING:
+                # a bot takes the seat: stored first, so a failed write leaves them seated
                 level = BotLevel.MEDIUM
+                stand_in = Seat(seat.index, SeatKind.BOT, level=level,
+                                bot=draw_settings(level, self.services.rng))
+                await self.services.store.seats_changed(
+                    self.table_id, [stand_in.record() if s is seat else s.record()
+                                    for s in self.seats])
                 seat.kind, seat.player, seat.level, seat.away = SeatKind.BOT, None, level, False
-                seat.bot = draw_settings(level, self.services.rng)
-                await self.services.store.seats_changed(self.table_id, self.seats.records())
+                seat.bot = stand_in.bot
             else:
                 seat.kind, seat.player, seat.level, seat.bot = SeatKind.EMPTY, None, None, None
                 seat.away = False
+            seat.cancel_grace()
+            player.tables.discard(self.table_id)
             self.log.info("player_left", player_id=player.player_id, seat=seat.index)
             if self.host is player:
                 humans = self.humans()
@@ -353,8 +358,18 @@ class Table:
         except IllegalActionError as exc:
             raise ProtocolError(ErrorCode(exc.code), str(exc)) from None
         seq = self.v + 1
-        await self.services.store.append(self.table_id, seq, seat, action.to_dict())
-        events = game.apply_index(index)
+        store = self.services.store
+        if game.round_number == game.total_rounds:
+            # the last round: the move that ends the game is stored with the result in one
+            # commit, so it is tried on a copy that becomes the game once stored
+            trial = game.clone()
+            events = trial.apply_index(index)
+            result = (trial.scores, trial.winners()) if trial.is_finished else None
+            await store.append(self.table_id, seq, seat, action.to_dict(), finish=result)
+            self.game = game = trial
+        else:
+            await store.append(self.table_id, seq, seat, action.to_dict())
+            events = game.apply_index(index)
         self.v, self.moves = seq, self.moves + 1
         self.services.metrics.actions.labels(by.value).inc()
         event_dicts = [e.to_dict() for e in events]
@@ -364,7 +379,6 @@ class Table:
         finished = any(isinstance(e, GameFinished) for e in events)
         if finished:
             self.status = TableStatus.FINISHED
-            await self.services.store.game_finished(self.table_id, game.scores, game.winners())
             self.services.metrics.games_finished.inc()
             self.log.info("game_finished", game=self.games, v=self.v, scores=game.scores)
         self._schedule(trick_completed=any(isinstance(e, TrickCompleted) for e in events))
