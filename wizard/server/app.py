@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 import msgspec
 import structlog
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -27,6 +28,7 @@ from .clock import MONOTONIC, Now
 from .metrics import CONTENT_TYPE, ServerMetrics
 from .net.connection import CLOSE_GOING_AWAY, Connection
 from .net.handlers import Dispatcher
+from .net.headers import SecurityHeaders
 from .net.limits import origin_allowed
 from .net.protocol import ServerShutdown, Tables, encode
 from .settings import Settings
@@ -204,6 +206,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
             *History(state.store).routes(),
             Mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static"),
         ],
+        middleware=[Middleware(SecurityHeaders)],
         lifespan=lifespan,
     )
     app.state.server = state

@@ -15,6 +15,7 @@ from wizard.engine import GameOptions
 from ..net.connection import Connection
 from ..net.protocol import ErrorCode, ProtocolError, TableInfo, Tables, Welcome, encode
 from ..storage.store import STATUS_CORRUPT
+from .names import player_name
 from .player import Player
 from .restore import restore_table
 from .table import Table, TableServices, TableStatus
@@ -44,9 +45,7 @@ class Lobby:
 
     async def identify(self, connection: Connection, name: str, token: str | None) -> Player:
         """``hello``: a new player, or the one that owns ``token``, back on its tables."""
-        name = name.strip()
-        if not name:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "name must not be blank")
+        name = player_name(name)
         store = self.services.store
         if token is not None:
             player = await self._player_with_token(token)
