@@ -24,7 +24,7 @@ from wizard.engine import GameOptions, RoundStarted, WizardGame, action_from_dic
 
 from .db import StoredGame
 from .store import STATUS_FINISHED, SqliteStore, iso_time, public_seats
-from .visibility import bearer_token
+from .visibility import bearer_token, shown_table_id
 
 MAX_PAGE = 100
 DEFAULT_PAGE = 20
@@ -45,7 +45,7 @@ def game_record(stored: StoredGame) -> dict[str, Any]:
     seats = public_seats(stored.seats)
     return {
         "id": stored.id,
-        "table_id": stored.table_id,
+        "table_id": shown_table_id(stored.table_id, stored.table_info),
         "num_players": len(seats),
         "options": json.loads(stored.options),
         "seed": stored.seed,

@@ -23,7 +23,7 @@ from typing import Any
 import structlog
 
 from .db import Database, StoredGame, load_games
-from .visibility import listed_condition
+from .visibility import listed_condition, shown_table_id
 
 log = structlog.get_logger(__name__)
 
@@ -161,7 +161,7 @@ class SqliteStore:
 
         def query(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
             listed, listed_params = listed_condition(viewer_id)
-            sql = ("SELECT id, table_id, seats, result, finished FROM games "
+            sql = ("SELECT id, table_id, seats, result, finished, table_info FROM games "
                    f"WHERE status = ? AND {listed}")
             params: list[Any] = [STATUS_FINISHED, *listed_params]
             if after_key is not None:
@@ -172,7 +172,7 @@ class SqliteStore:
             return conn.execute(sql, params).fetchall()
 
         rows = await self.db.read(query)
-        games = [game_summary(*row) for row in rows[:limit]]
+        games = [game_summary(*row[:5], table_info_json=row[5]) for row in rows[:limit]]
         next_before = None
         if len(rows) > limit:
             last = rows[limit - 1]
@@ -194,12 +194,14 @@ def public_seats(seats_json: str) -> list[dict[str, Any]]:
 
 
 def game_summary(game_id: str, table_id: str, seats_json: str, result_json: str | None,
-                 finished: float | None) -> dict[str, Any]:
+                 finished: float | None, *, table_info_json: str | None = None
+                 ) -> dict[str, Any]:
+    """One line of "Recent games" (``table_id`` ``None`` for a private table's game)."""
     result = json.loads(result_json) if result_json else {"scores": [], "winners": []}
     players = public_seats(seats_json)
     return {
         "id": game_id,
-        "table_id": table_id,
+        "table_id": shown_table_id(table_id, table_info_json),
         "num_players": len(players),
         "players": players,
         "scores": result["scores"],

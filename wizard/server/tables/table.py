@@ -38,6 +38,7 @@ from ..net.protocol import (
     Update,
 )
 from ..settings import Settings
+from ..storage.visibility import new_game_id
 from .audience import Audience
 from .bots import draw_settings
 from .chat import ChatLog
@@ -313,7 +314,8 @@ class Table:
         game = WizardGame(len(self.seats), self.options, rng=rng)
         # the game exists once the store has it: seed, seats and bot settings first
         await self.services.store.game_started(
-            self.table_id, f"{self.table_id}-{self.games + 1}", options=self.options.to_dict(),
+            self.table_id, new_game_id(self.table_id, self.games + 1, private=self.private),
+            options=self.options.to_dict(),
             seed=game.seed, seats=self.seats.records(), table_info=self._table_record())
         self.game = game
         self.games += 1
