@@ -49,7 +49,7 @@ def test_no_list_history_page_or_replay_gives_a_private_table_away(tmp_path: Pat
         assert strangers["games"] == []  # not listed for someone who did not play
         mine = httpx.get(f"{base}/api/games", timeout=10,
                          headers={"Authorization": f"Bearer {token}"}).json()["games"]
-        assert len(mine) == 1 and [p["player_id"] for p in mine[0]["players"]][0] == ann_id
+        assert len(mine) == 1 and mine[0]["players"][0]["player_id"] == ann_id
         # Ann shares her game's links with Eve: the game opens, the table does not leak
         record = httpx.get(f"{base}/api/games/{mine[0]['id']}", timeout=10)
         replay = httpx.get(f"{base}/api/games/{mine[0]['id']}/replay", timeout=10)
