@@ -26,6 +26,7 @@ from wizard.ai.decision import Decider, InlineDecider
 
 from .clock import MONOTONIC, Now
 from .metrics import CONTENT_TYPE, ServerMetrics
+from .net.addresses import AddressCounts, capped, client_address
 from .net.connection import CLOSE_GOING_AWAY, Connection
 from .net.handlers import Dispatcher
 from .net.headers import SecurityHeaders
@@ -63,6 +64,7 @@ class ServerState:
         self.dispatcher = Dispatcher(self.lobby, settings, self.metrics)
         self.decider_started = False
         self.connections: set[Connection] = set()
+        self.connections_by_address = AddressCounts()
         self.shutting_down = False
         self._register_gauges()
 
@@ -95,6 +97,11 @@ class ServerState:
             return 503, "shutdown", "the server is shutting down; reconnect in a moment"
         if len(self.connections) >= self.settings.max_connections:
             return 503, "full", "the server is full; try again in a moment"
+        limit = self.settings.max_connections_per_address
+        address = client_address(ws.scope)
+        if capped(address) and self.connections_by_address[address] >= limit:
+            return 429, "address", (f"{limit} connections from your address are open already; "
+                                    "close one and try again")
         if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
                               self.settings.allowed_origins):
             return 403, "origin", "websockets from this origin are not allowed"
@@ -228,10 +235,12 @@ async def serve_connection(state: ServerState, ws: WebSocket) -> None:
     connection = Connection(ws, queue_size=state.settings.send_queue_size, metrics=state.metrics,
                             clock=state.clock)
     state.connections.add(connection)  # counted from here: no await since the check
+    state.connections_by_address.add(connection.address)
     try:
         await ws.accept()
     except BaseException:
         state.connections.discard(connection)
+        state.connections_by_address.remove(connection.address)
         raise
     connection.start()
     state.metrics.connections.inc()
@@ -250,6 +259,7 @@ async def serve_connection(state: ServerState, ws: WebSocket) -> None:
     finally:
         state.metrics.connections.dec()
         state.connections.discard(connection)
+        state.connections_by_address.remove(connection.address)
         try:
             await state.lobby.connection_closed(connection)
         finally:
@@ -263,7 +273,7 @@ async def _refuse(ws: WebSocket, status: int, text: str) -> None:
     """Refuse the handshake with an HTTP ``status`` (the ASGI denial-response extension);
     a server without it can only refuse with 403."""
     if "websocket.http.response" in ws.scope.get("extensions", {}):
-        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if status == 503 else None
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if status in (429, 503) else None
         await ws.send_denial_response(PlainTextResponse(text, status_code=status,
                                                         headers=headers))
     else:  # pragma: no cover - uvicorn and the TestClient both have the extension

@@ -58,6 +58,20 @@ def _origins(text: str) -> tuple[str, ...]:
     return origins
 
 
+def _addresses(text: str) -> tuple[str, ...]:
+    """``"127.0.0.1, 10.0.0.0/8"`` → a tuple of addresses or networks (``*``: any peer)."""
+    import ipaddress
+
+    parts = tuple(part.strip() for part in text.split(",") if part.strip())
+    for part in parts:
+        if part != "*":
+            try:
+                ipaddress.ip_network(part, strict=False)
+            except ValueError:
+                raise ValueError(f"not an IP address or network: {part!r}") from None
+    return parts
+
+
 def _log_level(text: str) -> str:
     level = text.strip().lower()
     if level not in ("debug", "info", "warning", "error", "critical"):
@@ -107,6 +121,10 @@ class Settings:
     static_dir: str = ""  # "": the client shipped with the package (`static_path`)
     ws_compression: bool = False
     bot_moves_per_turn: int = 8
+    max_connections_per_address: int = 50
+    max_tables_per_address: int = 20
+    http_header_timeout_seconds: float = 10.0
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
 
     def __post_init__(self) -> None:
         checks = [
@@ -142,6 +160,9 @@ class Settings:
             (self.ai_deadline_seconds > 0, "ai_deadline_seconds must be > 0"),
             (self.tables_broadcast_seconds >= 0, "tables_broadcast_seconds must be >= 0"),
             (self.shutdown_seconds >= 0, "shutdown_seconds must be >= 0"),
+            (self.max_connections_per_address >= 1, "max_connections_per_address must be >= 1"),
+            (self.max_tables_per_address >= 1, "max_tables_per_address must be >= 1"),
+            (self.http_header_timeout_seconds > 0, "http_header_timeout_seconds must be > 0"),
         ]
         for ok, message in checks:
             if not ok:
@@ -265,6 +286,16 @@ FIELDS: tuple[Field, ...] = (
           "at most this many (1: lowest latency, more: more throughput under load)"),
     Field("ws_compression", "WIZARD_WS_COMPRESSION", "--ws-compression", _boolean,
           "permessage-deflate on websockets: ~5x less traffic, ~20 % of the server's CPU"),
+    Field("max_connections_per_address", "WIZARD_MAX_CONNECTIONS_PER_ADDRESS",
+          "--max-connections-per-address", int,
+          "open websockets from one client address; the next handshake gets HTTP 429"),
+    Field("max_tables_per_address", "WIZARD_MAX_TABLES_PER_ADDRESS", "--max-tables-per-address",
+          int, "open tables created from one client address (`error address_table_limit`)"),
+    Field("http_header_timeout_seconds", "WIZARD_HTTP_HEADER_TIMEOUT", "--http-header-timeout",
+          float, "seconds a client has to send a request's headers before the socket is closed"),
+    Field("trusted_proxies", "WIZARD_TRUSTED_PROXIES", "--trusted-proxies", _addresses,
+          "comma-separated proxy addresses/networks whose X-Forwarded-For names the client "
+          "(default loopback; `*`: any peer, only behind a proxy that sets the header)"),
 )
 
 assert {f.name for f in FIELDS} == set(Settings.__dataclass_fields__), "FIELDS out of date"

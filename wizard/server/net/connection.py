@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket
 
 from ..clock import MONOTONIC, Now
 from ..metrics import ServerMetrics
+from .addresses import client_address
 from .limits import Strikes, TokenBucket
 from .protocol import ServerMessage, encode, message_tag
 
@@ -67,6 +68,7 @@ class Connection:
         self.websocket = websocket
         self.clock = clock
         self.conn_id = next(_ids)
+        self.address = client_address(getattr(websocket, "scope", {}))
         self.metrics = metrics
         self.state = ConnectionState.OPEN
         self.player: Player | None = None

@@ -183,7 +183,8 @@ class Dispatcher:
     async def create_table(self, connection: Connection, message: CreateTable) -> None:
         await self.lobby.create_table(self._player(connection), players=message.players,
                                       options=_options(message.options), private=message.private,
-                                      turn_seconds=message.turn_seconds)
+                                      turn_seconds=message.turn_seconds,
+                                      address=connection.address)
 
     async def join_table(self, connection: Connection, message: JoinTable) -> None:
         await self.lobby.table(message.table_id).join(self._player(connection), message.seat)
@@ -210,7 +211,8 @@ class Dispatcher:
         table = await self.lobby.create_table(
             player, players=message.players, options=_options(message.options), private=True,
             # against bots there is no turn clock unless one is asked for
-            turn_seconds=0 if message.turn_seconds is None else message.turn_seconds)
+            turn_seconds=0 if message.turn_seconds is None else message.turn_seconds,
+            address=connection.address)
         level = BotLevel(message.level)
         try:
             for _ in range(message.players - 1):

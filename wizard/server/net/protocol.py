@@ -48,6 +48,7 @@ class ErrorCode(enum.StrEnum):
     RATE_LIMITED = "rate_limited"
     TABLE_LIMIT = "table_limit"
     PLAYER_TABLE_LIMIT = "player_table_limit"
+    ADDRESS_TABLE_LIMIT = "address_table_limit"
     SPECTATOR_LIMIT = "spectator_limit"
     UNAVAILABLE = "unavailable"  # the store cannot save (disk full); nothing changed
     INTERNAL = "internal"

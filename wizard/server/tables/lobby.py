@@ -12,6 +12,7 @@ import structlog
 
 from wizard.engine import GameOptions
 
+from ..net.addresses import capped
 from ..net.connection import Connection
 from ..net.protocol import ErrorCode, ProtocolError, TableInfo, Tables, Welcome, encode
 from ..storage.store import STATUS_CORRUPT
@@ -163,21 +164,33 @@ class Lobby:
         return table
 
     async def create_table(self, host: Player, *, players: int, options: GameOptions,
-                           private: bool, turn_seconds: int | None) -> Table:
-        """A new table with ``host`` in seat 0.
+                           private: bool, turn_seconds: int | None,
+                           address: str | None = None) -> Table:
+        """A new table with ``host`` in seat 0, created from client ``address``.
 
         Raises `ProtocolError` ``table_limit`` when the server has ``max_tables`` open
-        tables, ``player_table_limit`` when ``host`` already sits at as many as allowed.
+        tables, ``address_table_limit`` when ``address`` created ``max_tables_per_address``
+        of them, ``player_table_limit`` when ``host`` already sits at as many as allowed.
         """
         settings = self.services.settings
+        refused = self.services.metrics.tables_refused
         if len(self.tables) >= settings.max_tables:
+            refused.labels("full").inc()
             raise ProtocolError(ErrorCode.TABLE_LIMIT,
                                 f"the server has {settings.max_tables} open tables; try later "
                                 "or join one")
+        limit = settings.max_tables_per_address
+        if capped(address) and sum(
+                1 for t in self.tables.values() if t.address == address) >= limit:
+            refused.labels("address").inc()
+            raise ProtocolError(ErrorCode.ADDRESS_TABLE_LIMIT,
+                                f"your address has {limit} open tables, the most allowed; "
+                                "close or finish one first")
         Table.check_player_tables(host, settings)
         table = Table(self.services, players=players, options=options, private=private,
                       turn_seconds=(self.services.settings.turn_seconds if turn_seconds is None
                                     else turn_seconds))
+        table.address = address
         self.tables[table.table_id] = table
         table.log.info("table_created", host=host.player_id, players=players, private=private)
         await table.join(host, 0)

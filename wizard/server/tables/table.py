@@ -94,6 +94,7 @@ class Table:
                                 ai_deadline_seconds=services.settings.ai_deadline_seconds,
                                 observe=self._observe, propose=self.propose)
         self.idle_since: float | None = None
+        self.address: str | None = None  # the client address it was created from
         self.log = log.bind(table_id=self.table_id)
 
     # --- status ---------------------------------------------------------------------------
