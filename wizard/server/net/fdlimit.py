@@ -3,10 +3,8 @@
 Every websocket, HTTP request, database file and pool pipe is a file
 descriptor. A soft limit of 1,024 (a common default) is below
 ``WIZARD_MAX_CONNECTIONS`` (2,000): past it even ``/healthz`` fails. The soft
-limit may be raised to the hard one without privileges.
-
->>> raise_fd_limit(wanted=1) >= 1
-True
+limit may be raised to the hard one without privileges; ``wizard serve`` does
+so before it listens (``tests/server/net/test_address_limits.py`` checks it).
 """
 
 from __future__ import annotations
