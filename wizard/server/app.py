@@ -31,7 +31,7 @@ from .net.connection import CLOSE_GOING_AWAY, Connection
 from .net.handlers import Dispatcher
 from .net.headers import SecurityHeaders
 from .net.limits import origin_allowed
-from .net.protocol import ServerShutdown, Tables, encode
+from .net.protocol import PAGE_MAX, ServerShutdown, encode
 from .settings import Settings
 from .storage.history import History
 from .storage.store import SqliteStore
@@ -45,7 +45,8 @@ LAG_TICK_SECONDS = 0.25
 RETRY_AFTER_SECONDS = 5
 # the settings a dashboard compares usage with (`wizard_limit{name=...}`)
 LIMIT_GAUGES = ("max_connections", "max_tables", "max_tables_per_player", "max_spectators",
-                "max_message_bytes", "send_queue_size", "messages_per_second", "message_burst")
+                "max_message_bytes", "send_queue_size", "send_queue_bytes", "messages_per_second",
+                "message_burst", "max_connections_per_address", "max_tables_per_address")
 
 
 class ServerState:
@@ -184,7 +185,17 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
         return FileResponse(page)
 
     async def tables(request: Request) -> Response:
-        body = msgspec.json.encode(Tables(state.lobby.public_tables()))
+        try:
+            offset = int(request.query_params.get("offset", 0))
+            limit = int(request.query_params.get("limit", PAGE_MAX))
+        except ValueError:
+            offset, limit = -1, -1
+        if offset < 0 or not 1 <= limit <= PAGE_MAX:
+            return Response(msgspec.json.encode(
+                {"error": "bad_request",
+                 "message": f"offset must be >= 0 and limit 1-{PAGE_MAX}"}),
+                status_code=400, media_type="application/json")
+        body = msgspec.json.encode(state.lobby.tables_page(offset, limit))
         return Response(body, media_type="application/json")
 
     async def healthz(request: Request) -> Response:
@@ -233,7 +244,7 @@ async def serve_connection(state: ServerState, ws: WebSocket) -> None:
         await _refuse(ws, status, explanation)
         return
     connection = Connection(ws, queue_size=state.settings.send_queue_size, metrics=state.metrics,
-                            clock=state.clock)
+                            clock=state.clock, queue_bytes=state.settings.send_queue_bytes)
     state.connections.add(connection)  # counted from here: no await since the check
     state.connections_by_address.add(connection.address)
     try:

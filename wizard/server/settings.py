@@ -93,6 +93,7 @@ class Settings:
     ai_max_batch: int = 32
     max_message_bytes: int = 8192
     send_queue_size: int = 256
+    send_queue_bytes: int = 1_048_576
     send_timeout_seconds: float = 30.0
     messages_per_second: float = 20.0
     message_burst: int = 40
@@ -137,6 +138,7 @@ class Settings:
             (self.ai_max_batch >= 1, "ai_max_batch must be >= 1"),
             (self.max_message_bytes >= 256, "max_message_bytes must be >= 256"),
             (self.send_queue_size >= 1, "send_queue_size must be >= 1"),
+            (self.send_queue_bytes >= 1024, "send_queue_bytes must be >= 1024"),
             (self.send_timeout_seconds > 0, "send_timeout_seconds must be > 0"),
             (self.messages_per_second > 0, "messages_per_second must be > 0"),
             (self.message_burst >= 1, "message_burst must be >= 1"),
@@ -228,6 +230,9 @@ FIELDS: tuple[Field, ...] = (
           "largest websocket frame a client may send"),
     Field("send_queue_size", "WIZARD_SEND_QUEUE", "--send-queue", int,
           "messages queued for one connection before a client that does not read is dropped"),
+    Field("send_queue_bytes", "WIZARD_SEND_QUEUE_BYTES", "--send-queue-bytes", int,
+          "bytes (of message text) queued for one connection before it is dropped like a "
+          "full queue"),
     Field("send_timeout_seconds", "WIZARD_SEND_TIMEOUT", "--send-timeout", float,
           "seconds a client's socket may accept no data before it is cut off"),
     Field("messages_per_second", "WIZARD_MESSAGES_PER_SECOND", "--messages-per-second", float,

@@ -178,7 +178,7 @@ class Dispatcher:
         await self.lobby.identify(connection, message.name, message.token)
 
     async def list_tables(self, connection: Connection, message: ListTables) -> None:
-        self.lobby.watch_tables(connection)
+        self.lobby.watch_tables(connection, message.offset, message.limit)
 
     async def create_table(self, connection: Connection, message: CreateTable) -> None:
         await self.lobby.create_table(self._player(connection), players=message.players,

@@ -87,8 +87,18 @@ class Hello(ClientMessage, tag="hello", kw_only=True, frozen=True):
     token: Token | None = None
 
 
-class ListTables(ClientMessage, tag="list_tables", frozen=True):
-    pass
+#: tables in one ``tables`` message at most (a page): 1,000 tables were ~1 MiB in one
+PAGE_MAX = 100
+PAGE_DEFAULT = 50
+PageLimit = Annotated[int, msgspec.Meta(ge=1, le=PAGE_MAX)]
+PageOffset = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
+
+
+class ListTables(ClientMessage, tag="list_tables", kw_only=True, frozen=True):
+    """Watch one page of the lobby list: ``limit`` tables from ``offset`` (oldest first)."""
+
+    offset: PageOffset = 0
+    limit: PageLimit = PAGE_DEFAULT
 
 
 class Options(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -260,7 +270,11 @@ class TableInfo(ServerMessage, tag="table", frozen=True):
 
 
 class Tables(ServerMessage, tag="tables", frozen=True):
+    """A page of the listed tables; ``total`` listed tables in all, this page from ``offset``."""
+
     tables: list[TableInfo]
+    total: int = 0
+    offset: int = 0
 
 
 class Clock(msgspec.Struct, frozen=True):

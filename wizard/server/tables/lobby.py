@@ -14,7 +14,15 @@ from wizard.engine import GameOptions
 
 from ..net.addresses import capped
 from ..net.connection import Connection
-from ..net.protocol import ErrorCode, ProtocolError, TableInfo, Tables, Welcome, encode
+from ..net.protocol import (
+    PAGE_DEFAULT,
+    ErrorCode,
+    ProtocolError,
+    TableInfo,
+    Tables,
+    Welcome,
+    encode,
+)
 from ..storage.store import STATUS_CORRUPT
 from .names import player_name
 from .player import Player
@@ -36,7 +44,7 @@ class Lobby:
         # one store lookup per token at a time: concurrent hellos share its answer
         self._lookups: dict[str, asyncio.Future[Player | None]] = {}
         self.tables: dict[str, Table] = {}
-        self.list_watchers: set[Connection] = set()
+        self.list_watchers: dict[Connection, tuple[int, int]] = {}  # → (offset, limit)
         self._tables_dirty = False
         self._tables_flush: asyncio.TimerHandle | None = None
         self._last_flush = 0.0
@@ -137,7 +145,7 @@ class Lobby:
 
     async def connection_closed(self, connection: Connection) -> None:
         """Forget a closed connection; a player whose last connection closed starts grace."""
-        self.list_watchers.discard(connection)
+        self.list_watchers.pop(connection, None)
         for table_id in tuple(connection.spectating):
             table = self.tables.get(table_id)
             if table is not None:
@@ -206,10 +214,16 @@ class Lobby:
             counts[table.status.value] = counts.get(table.status.value, 0) + 1
         return counts
 
-    def watch_tables(self, connection: Connection) -> None:
-        """``list_tables``: send the list now and again whenever it changes."""
-        self.list_watchers.add(connection)
-        connection.send(Tables(self.public_tables()))
+    def tables_page(self, offset: int, limit: int) -> Tables:
+        """``limit`` listed tables from ``offset`` (oldest first), with how many there are."""
+        listed = [t for t in self.tables.values() if not t.private]
+        return Tables([t.info() for t in listed[offset:offset + limit]], len(listed), offset)
+
+    def watch_tables(self, connection: Connection, offset: int = 0,
+                     limit: int = PAGE_DEFAULT) -> None:
+        """``list_tables``: send this page now and again whenever the list changes."""
+        self.list_watchers[connection] = (offset, limit)
+        connection.send(self.tables_page(offset, limit))
 
     def _table_changed(self, table: Table) -> None:
         if not table.private:
@@ -237,8 +251,11 @@ class Lobby:
             return
         self._tables_dirty = False
         self._last_flush = self.services.clock()
-        text = encode(Tables(self.public_tables()))
-        for connection in tuple(self.list_watchers):
+        pages: dict[tuple[int, int], str] = {}  # each page encoded once for its watchers
+        for connection, page in tuple(self.list_watchers.items()):
+            text = pages.get(page)
+            if text is None:
+                text = pages[page] = encode(self.tables_page(*page))
             connection.send_text(text, "tables")
 
     # --- housekeeping ---------------------------------------------------------------------
