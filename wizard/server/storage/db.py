@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import shutil
 import sqlite3
 import threading
 import time
@@ -77,6 +78,42 @@ class StoreFullError(StoreError):
 
 
 SQLITE_FULL = 13
+
+
+class StoreCorruptError(StoreError):
+    """The database file failed SQLite's ``quick_check`` at start; a copy was kept."""
+
+
+def check_file(path: str) -> None:
+    """Run ``PRAGMA quick_check`` on the database at ``path`` (if it exists).
+
+    On failure keeps a copy beside it (``<path>.corrupt-<UTC time>``, with its
+    ``-wal``), logs ``store_corrupt`` and raises `StoreCorruptError` saying how to
+    recover (``docs/operations.md``, "A damaged database").
+    """
+    if not Path(path).is_file():
+        return
+    try:
+        conn = sqlite3.connect(path)
+        try:
+            problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check(20)")]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        problems = [str(exc)]
+    if problems == ["ok"]:
+        return
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    copy = f"{path}.corrupt-{stamp}"
+    shutil.copy2(path, copy)
+    if Path(path + "-wal").is_file():
+        shutil.copy2(path + "-wal", copy + "-wal")
+    log.error("store_corrupt", path=path, copy=copy, problems=problems[:5])
+    raise StoreCorruptError(
+        f"the database {path} is damaged ({problems[0]}); a copy is kept at {copy}. "
+        f"Recover what can be read with: sqlite3 {path} .recover | sqlite3 recovered.db, "
+        "then start with WIZARD_DB=recovered.db, or restore a backup "
+        "(docs/operations.md, 'A damaged database')")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,10 +204,15 @@ class Database:
         return self._writer is not None
 
     async def open(self) -> None:
-        """Connect, migrate to the newest schema and start the checkpoint thread."""
+        """Check the file, connect, migrate to the newest schema, start the checkpoints.
+
+        Raises `StoreCorruptError` for a file that fails ``quick_check``.
+        """
         await asyncio.to_thread(self._open_sync)
 
     def _open_sync(self) -> None:
+        if not self.in_memory:
+            check_file(self.path)
         writer = connect(self._target, uri=self._uri)
         migrate(writer)
         self._reader = connect(self._target, uri=self._uri)

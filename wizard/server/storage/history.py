@@ -11,6 +11,7 @@ trump, then every step with its engine events, for the browser's replay view.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import OrderedDict
 from typing import Any
@@ -104,6 +105,7 @@ class History:
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
         self._replays: OrderedDict[str, bytes] = OrderedDict()
+        self._building: dict[str, asyncio.Future[bytes]] = {}  # one build per game at a time
 
     def routes(self) -> list[Route]:
         return [
@@ -147,12 +149,24 @@ class History:
             stored = await self._finished(game_id)
             if isinstance(stored, Response):
                 return stored
-            body = msgspec.json.encode(replay(stored))
-            self._replays[game_id] = body
-            if len(self._replays) > REPLAY_CACHE:
-                self._replays.popitem(last=False)
-        self._replays.move_to_end(game_id)
+            body = await self._build(stored)
+        if game_id in self._replays:
+            self._replays.move_to_end(game_id)
         return Response(body, media_type="application/json")
+
+    async def _build(self, stored: StoredGame) -> bytes:
+        """Replay ``stored`` in a worker thread (never on the event loop), once, and cache it."""
+        building = self._building.get(stored.id)
+        if building is None:
+            building = asyncio.ensure_future(
+                asyncio.to_thread(lambda: msgspec.json.encode(replay(stored))))
+            self._building[stored.id] = building
+            building.add_done_callback(lambda _: self._building.pop(stored.id, None))
+        body = await asyncio.shield(building)
+        self._replays[stored.id] = body
+        if len(self._replays) > REPLAY_CACHE:
+            self._replays.popitem(last=False)
+        return body
 
 
 __all__ = ["History", "game_record", "replay"]
