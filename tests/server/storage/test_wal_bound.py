@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 from pathlib import Path
 
@@ -40,7 +41,7 @@ def test_the_wal_stays_bounded_while_writes_keep_coming(tmp_path: Path,
     written = 2000 * 4000
     # unbounded, this log reached 68 MB (each small commit adds whole pages); restarted
     # past its limit it falls back again and again while the writes go on
-    restarts = sum(1 for before, after in zip(sizes, sizes[1:], strict=False) if after < before)
+    restarts = sum(1 for before, after in itertools.pairwise(sizes) if after < before)
     assert restarts >= 1, sizes
     assert max(sizes) < 32 * 1024 * 1024, sizes
     assert os.path.getsize(path) > written / 2  # the data did reach the database
