@@ -126,6 +126,7 @@ class Settings:
     max_tables_per_address: int = 20
     http_header_timeout_seconds: float = 10.0
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    player_retention_days: float = 30.0
 
     def __post_init__(self) -> None:
         checks = [
@@ -165,6 +166,7 @@ class Settings:
             (self.max_connections_per_address >= 1, "max_connections_per_address must be >= 1"),
             (self.max_tables_per_address >= 1, "max_tables_per_address must be >= 1"),
             (self.http_header_timeout_seconds > 0, "http_header_timeout_seconds must be > 0"),
+            (self.player_retention_days > 0, "player_retention_days must be > 0"),
         ]
         for ok, message in checks:
             if not ok:
@@ -301,6 +303,9 @@ FIELDS: tuple[Field, ...] = (
     Field("trusted_proxies", "WIZARD_TRUSTED_PROXIES", "--trusted-proxies", _addresses,
           "comma-separated proxy addresses/networks whose X-Forwarded-For names the client "
           "(default loopback; `*`: any peer, only behind a proxy that sets the header)"),
+    Field("player_retention_days", "WIZARD_PLAYER_RETENTION_DAYS", "--player-retention-days",
+          float, "days a player who sits in no stored game is remembered after their last "
+          "hello (then their token is forgotten)"),
 )
 
 assert {f.name for f in FIELDS} == set(Settings.__dataclass_fields__), "FIELDS out of date"

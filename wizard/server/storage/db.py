@@ -65,6 +65,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN finished REAL;
     CREATE INDEX games_by_status_finished ON games(status, finished);
     """,
+    # 3: when each player was last seen, so that players who never played can be pruned
+    """
+    ALTER TABLE players ADD COLUMN seen REAL NOT NULL DEFAULT 0;
+    UPDATE players SET seen = CAST(strftime('%s', 'now') AS REAL);
+    CREATE INDEX players_by_seen ON players(seen);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -379,9 +385,14 @@ class Database:
 
     @staticmethod
     def upsert_player(token_hash: str, player_id: str, name: str) -> _Write:
-        return ("INSERT INTO players (token_hash, player_id, name) VALUES (?, ?, ?) "
-                "ON CONFLICT(token_hash) DO UPDATE SET name = excluded.name",
-                (token_hash, player_id, name))
+        return ("INSERT INTO players (token_hash, player_id, name, seen) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(token_hash) DO UPDATE SET name = excluded.name, "
+                "seen = excluded.seen",
+                (token_hash, player_id, name, time.time()))
+
+    @staticmethod
+    def touch_player(token_hash: str) -> _Write:
+        return ("UPDATE players SET seen = ? WHERE token_hash = ?", (time.time(), token_hash))
 
 
 def load_games(conn: sqlite3.Connection, where: str, params: Sequence[Any] = (),

@@ -125,6 +125,28 @@ class SqliteStore:
     async def remember_player(self, token: str, player_id: str, name: str) -> None:
         await self.db.write(Database.upsert_player(token_hash(token), player_id, name))
 
+    def player_seen(self, token: str) -> None:
+        """The holder of ``token`` is back (best effort: a lost write only ages the row)."""
+        self.db.write_nowait(Database.touch_player(token_hash(token)))
+
+    async def prune_players(self, older_than: float) -> int:
+        """Forget players last seen before ``older_than`` (epoch seconds) who sit in no
+        stored game; returns how many. Found by the reader thread, deleted by key."""
+
+        def stale(conn: sqlite3.Connection) -> list[str]:
+            return [row[0] for row in conn.execute(
+                "SELECT token_hash FROM players WHERE seen < ? AND NOT EXISTS ("
+                "SELECT 1 FROM games, json_each(games.seats) AS seat "
+                "WHERE json_extract(seat.value, '$.player_id') = players.player_id) "
+                "LIMIT 10000", (older_than,))]
+
+        hashes = await self.db.read(stale)
+        if hashes:
+            await self.db.write(*(("DELETE FROM players WHERE token_hash = ? AND seen < ?",
+                                   (digest, older_than)) for digest in hashes))
+            log.info("players_pruned", count=len(hashes))
+        return len(hashes)
+
     async def known_player(self, token: str) -> tuple[str, str] | None:
         """``(player_id, name)`` of the player holding ``token``, if the store knows it."""
         digest = token_hash(token)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 
 import structlog
 
@@ -31,6 +32,8 @@ from .table import Table, TableServices, TableStatus
 
 log = structlog.get_logger(__name__)
 
+PRUNE_EVERY_SECONDS = 3600.0
+
 
 class Lobby:
     """Everything the server knows at one time: players, tables and who watches the list."""
@@ -49,6 +52,7 @@ class Lobby:
         self._tables_flush: asyncio.TimerHandle | None = None
         self._last_flush = 0.0
         self._sweeper: asyncio.Task[None] | None = None
+        self._next_prune: float | None = None  # on the lobby's clock
 
     # --- players --------------------------------------------------------------------------
 
@@ -65,6 +69,8 @@ class Lobby:
                 # stored first: a failed write leaves the old name everywhere
                 await store.remember_player(token, player.player_id, name)
                 player.name = name
+            else:
+                store.player_seen(token)
         else:
             player = Player(name, seen_at=self.services.clock())
             # the token must outlive a restart before its owner learns it
@@ -276,7 +282,8 @@ class Lobby:
 
     async def sweep(self) -> None:
         """Close tables without a connected player for ``idle_close_seconds``; forget players
-        with no connection and no table for as long (both on the lobby's clock)."""
+        with no connection and no table for as long (both on the lobby's clock). Once an
+        hour, the store forgets players who never played (``player_retention_days``)."""
         now = self.services.clock()
         limit = self.services.settings.idle_close_seconds
         for table in tuple(self.tables.values()):
@@ -289,6 +296,10 @@ class Lobby:
         for token, player in tuple(self.players_by_token.items()):
             if not player.connected and not player.tables and now - player.last_seen >= limit:
                 del self.players_by_token[token]
+        if self._next_prune is None or now >= self._next_prune:
+            self._next_prune = now + PRUNE_EVERY_SECONDS
+            retention = self.services.settings.player_retention_days * 86400
+            await self.services.store.prune_players(time.time() - retention)
 
     async def close(self) -> None:
         """Stop the sweeper and every table's pending turn (shutdown)."""
