@@ -71,6 +71,14 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE players SET seen = CAST(strftime('%s', 'now') AS REAL);
     CREATE INDEX players_by_seen ON players(seen);
     """,
+    # 4: tables before their game starts (seats, host, settings), so they survive a restart
+    """
+    CREATE TABLE waiting_tables (
+        id TEXT PRIMARY KEY,
+        record TEXT NOT NULL,
+        updated REAL NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -119,6 +120,25 @@ class SqliteStore:
 
     async def mark(self, game_id: str, status: str, result: dict[str, Any] | None = None) -> None:
         await self.db.write(Database.finish_game(game_id, status, result))
+
+    # --- waiting tables -----------------------------------------------------------------
+
+    async def table_waiting(self, table_id: str, record: dict[str, Any]) -> None:
+        """Keep a waiting table as ``record`` (committed when this returns)."""
+        await self.db.write(("INSERT INTO waiting_tables (id, record, updated) VALUES (?, ?, ?) "
+                             "ON CONFLICT(id) DO UPDATE SET record = excluded.record, "
+                             "updated = excluded.updated",
+                             (table_id, json.dumps(record), time.time())))
+
+    def table_not_waiting(self, table_id: str) -> None:
+        """The table started a game or closed: drop its waiting record (best effort)."""
+        self.db.write_nowait(("DELETE FROM waiting_tables WHERE id = ?", (table_id,)))
+
+    async def waiting_tables(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every kept waiting table, oldest first, as ``(table_id, record)``."""
+        rows = await self.db.read(lambda c: c.execute(
+            "SELECT id, record FROM waiting_tables ORDER BY updated").fetchall())
+        return [(row[0], json.loads(row[1])) for row in rows]
 
     # --- players ------------------------------------------------------------------------
 

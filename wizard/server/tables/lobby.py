@@ -29,6 +29,7 @@ from .names import player_name
 from .player import Player
 from .restore import restore_table
 from .table import Table, TableServices, TableStatus
+from .waiting import restore_waiting
 
 log = structlog.get_logger(__name__)
 
@@ -147,6 +148,19 @@ class Lobby:
             table.resume()
             restored += 1
             table.log.info("table_restored", game_id=stored.id, v=table.v)
+        for table_id, record in await store.waiting_tables():
+            if table_id in self.tables:
+                continue  # its game came back above
+            try:
+                table = restore_waiting(self.services, table_id, record, self._restored_player)
+            except (KeyError, TypeError, ValueError) as exc:
+                log.error("restore_failed", table_id=table_id,
+                          error=f"{type(exc).__name__}: {exc}")
+                store.table_not_waiting(table_id)
+                continue
+            self.tables[table_id] = table
+            restored += 1
+            table.log.info("table_restored", waiting=True)
         return restored
 
     async def connection_closed(self, connection: Connection) -> None:

@@ -46,6 +46,7 @@ from .player import Player
 from .seats import Seat, SeatKind, Seats
 from .services import TableServices, new_table_id
 from .turns import Mover, TurnRunner, due_turn
+from .waiting import bot_record, player_record, seat_record, table_record
 
 log = structlog.get_logger(__name__)
 
@@ -181,6 +182,7 @@ class Table:
             self._require_seat_changes()
             seat = self.seats.free(seat_index, self.table_id)
             self.check_player_tables(player, self.services.settings)
+            await self._keep_waiting(seat, player_record(player), self.host or player)
             seat.kind, seat.player = SeatKind.PLAYER, player
             player.tables.add(self.table_id)
             for connection in player.connections:
@@ -215,6 +217,10 @@ class Table:
                 seat.kind, seat.player, seat.level, seat.away = SeatKind.BOT, None, level, False
                 seat.bot = stand_in.bot
             else:
+                others = [p for p in self.humans() if p is not player]
+                if others:  # the last one leaving closes the table (and drops its record)
+                    await self._keep_waiting(seat, {"kind": "empty"},
+                                             others[0] if self.host is player else self.host)
                 seat.kind, seat.player, seat.level, seat.bot = SeatKind.EMPTY, None, None, None
                 seat.away = False
             seat.cancel_grace()
@@ -239,6 +245,7 @@ class Table:
             self._require_host(player)
             self._require_seat_changes()
             seat = self.seats.free(seat_index, self.table_id)
+            await self._keep_waiting(seat, bot_record(level), self.host)
             seat.kind, seat.level = SeatKind.BOT, level
             self._seats_changed()
 
@@ -251,6 +258,7 @@ class Table:
             seat = self.seats.at(seat_index)
             if seat.kind is not SeatKind.BOT:
                 raise ProtocolError(ErrorCode.NOT_A_BOT, f"seat {seat_index} is not a bot")
+            await self._keep_waiting(seat, {"kind": "empty"}, self.host)
             seat.kind, seat.level, seat.bot = SeatKind.EMPTY, None, None
             self._seats_changed()
 
@@ -318,6 +326,7 @@ class Table:
             self.table_id, new_game_id(self.table_id, self.games + 1, private=self.private),
             options=self.options.to_dict(),
             seed=game.seed, seats=self.seats.records(), table_info=self._table_record())
+        self.services.store.table_not_waiting(self.table_id)
         self.game = game
         self.games += 1
         self.moves = 0
@@ -500,6 +509,18 @@ class Table:
 
     # --- persistence ----------------------------------------------------------------------
 
+    async def _keep_waiting(self, seat: Seat, record: dict[str, Any],
+                            host: Player | None) -> None:
+        """Store the table as it will be once ``seat`` is ``record`` — before the change.
+
+        Only a table between games is kept this way (during one, its game's record is).
+        """
+        if self.status is TableStatus.PLAYING:
+            return
+        seats = [record if s is seat else seat_record(s) for s in self.seats]
+        await self.services.store.table_waiting(self.table_id,
+                                                table_record(self, seats, host))
+
     def _table_record(self) -> dict[str, Any]:
         """Table settings kept with each game: enough to rebuild the table after a restart."""
         return {"players": len(self.seats), "private": self.private,
@@ -527,6 +548,7 @@ class Table:
             return
         if self.status is TableStatus.PLAYING:
             self.services.store.game_abandoned(self.table_id)
+        self.services.store.table_not_waiting(self.table_id)
         self.status = TableStatus.CLOSED
         self.stop()
         self.audience.send(TableClosed(self.table_id, reason))
