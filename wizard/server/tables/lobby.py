@@ -221,7 +221,11 @@ class Lobby:
         table.address = address
         self.tables[table.table_id] = table
         table.log.info("table_created", host=host.player_id, players=players, private=private)
-        await table.join(host, 0)
+        try:
+            await table.join(host, 0)
+        except BaseException:  # not stored (or refused): the table never was
+            await table.close("failed")
+            raise
         return table
 
     def public_tables(self) -> list[TableInfo]:
@@ -244,6 +248,8 @@ class Lobby:
         """``list_tables``: send this page now and again whenever the list changes."""
         self.list_watchers[connection] = (offset, limit)
         connection.send(self.tables_page(offset, limit))
+        # the list was just sent: changes right after it wait for the interval together
+        self._last_flush = max(self._last_flush, self.services.clock())
 
     def _table_changed(self, table: Table) -> None:
         if not table.private:
