@@ -53,7 +53,8 @@ def fast_settings(**changes: Any) -> Settings:
     for a client that plays as fast as the bots (the limit tests set their own)."""
     base = Settings(bot_delay=0, turn_seconds=0, tables_broadcast_seconds=0.05,
                     log_level="warning", db_path=":memory:", messages_per_second=10_000,
-                    message_burst=10_000)
+                    message_burst=10_000, max_connections_per_address=10_000,
+                    max_tables_per_address=10_000)
     return base.replace(**changes)
 
 

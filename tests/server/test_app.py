@@ -20,7 +20,9 @@ def test_http_endpoints(harness: Harness) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "Wizard online" in page.text
     assert client.get("/static/index.html").status_code == 200
-    assert client.get("/api/tables").json() == {"type": "tables", "tables": []}
+    assert client.get("/api/tables").json() == {"type": "tables", "tables": [], "total": 0,
+                                                "offset": 0}
+    assert client.get("/api/tables", params={"limit": 101}).status_code == 400
     ann = harness.player("Ann")
     ann.ok({"type": "play_bots", "players": 3})
     ann.send("garbage")

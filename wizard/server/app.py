@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 import msgspec
 import structlog
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -26,10 +27,12 @@ from wizard.ai.decision import Decider, InlineDecider
 from .analysis.jobs import AnalysisService, AnalysisSettings, make_runner
 from .clock import MONOTONIC, Now
 from .metrics import CONTENT_TYPE, ServerMetrics
+from .net.addresses import AddressCounts, capped, client_address
 from .net.connection import CLOSE_GOING_AWAY, Connection
 from .net.handlers import Dispatcher
+from .net.headers import SecurityHeaders
 from .net.limits import origin_allowed
-from .net.protocol import Analyse, ServerShutdown, Tables, encode
+from .net.protocol import PAGE_MAX, Analyse, ServerShutdown, encode
 from .settings import Settings
 from .storage.history import History
 from .storage.store import SqliteStore
@@ -43,7 +46,8 @@ LAG_TICK_SECONDS = 0.25
 RETRY_AFTER_SECONDS = 5
 # the settings a dashboard compares usage with (`wizard_limit{name=...}`)
 LIMIT_GAUGES = ("max_connections", "max_tables", "max_tables_per_player", "max_spectators",
-                "max_message_bytes", "send_queue_size", "messages_per_second", "message_burst")
+                "max_message_bytes", "send_queue_size", "send_queue_bytes", "messages_per_second",
+                "message_burst", "max_connections_per_address", "max_tables_per_address")
 
 
 class ServerState:
@@ -67,6 +71,7 @@ class ServerState:
                               self.analysis.samples)
         self.decider_started = False
         self.connections: set[Connection] = set()
+        self.connections_by_address = AddressCounts()
         self.shutting_down = False
         self._register_gauges()
 
@@ -99,6 +104,11 @@ class ServerState:
             return 503, "shutdown", "the server is shutting down; reconnect in a moment"
         if len(self.connections) >= self.settings.max_connections:
             return 503, "full", "the server is full; try again in a moment"
+        limit = self.settings.max_connections_per_address
+        address = client_address(ws.scope)
+        if capped(address) and self.connections_by_address[address] >= limit:
+            return 429, "address", (f"{limit} connections from your address are open already; "
+                                    "close one and try again")
         if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
                               self.settings.allowed_origins):
             return 403, "origin", "websockets from this origin are not allowed"
@@ -182,7 +192,17 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
         return FileResponse(page)
 
     async def tables(request: Request) -> Response:
-        body = msgspec.json.encode(Tables(state.lobby.public_tables()))
+        try:
+            offset = int(request.query_params.get("offset", 0))
+            limit = int(request.query_params.get("limit", PAGE_MAX))
+        except ValueError:
+            offset, limit = -1, -1
+        if offset < 0 or not 1 <= limit <= PAGE_MAX:
+            return Response(msgspec.json.encode(
+                {"error": "bad_request",
+                 "message": f"offset must be >= 0 and limit 1-{PAGE_MAX}"}),
+                status_code=400, media_type="application/json")
+        body = msgspec.json.encode(state.lobby.tables_page(offset, limit))
         return Response(body, media_type="application/json")
 
     async def healthz(request: Request) -> Response:
@@ -212,6 +232,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
             *History(state.store).routes(),
             Mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static"),
         ],
+        middleware=[Middleware(SecurityHeaders)],
         lifespan=lifespan,
     )
     app.state.server = state
@@ -231,12 +252,14 @@ async def serve_connection(state: ServerState, ws: WebSocket) -> None:
         await _refuse(ws, status, explanation)
         return
     connection = Connection(ws, queue_size=state.settings.send_queue_size, metrics=state.metrics,
-                            clock=state.clock)
+                            clock=state.clock, queue_bytes=state.settings.send_queue_bytes)
     state.connections.add(connection)  # counted from here: no await since the check
+    state.connections_by_address.add(connection.address)
     try:
         await ws.accept()
     except BaseException:
         state.connections.discard(connection)
+        state.connections_by_address.remove(connection.address)
         raise
     connection.start()
     state.metrics.connections.inc()
@@ -255,6 +278,7 @@ async def serve_connection(state: ServerState, ws: WebSocket) -> None:
     finally:
         state.metrics.connections.dec()
         state.connections.discard(connection)
+        state.connections_by_address.remove(connection.address)
         try:
             await state.lobby.connection_closed(connection)
         finally:
@@ -268,7 +292,7 @@ async def _refuse(ws: WebSocket, status: int, text: str) -> None:
     """Refuse the handshake with an HTTP ``status`` (the ASGI denial-response extension);
     a server without it can only refuse with 403."""
     if "websocket.http.response" in ws.scope.get("extensions", {}):
-        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if status == 503 else None
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if status in (429, 503) else None
         await ws.send_denial_response(PlainTextResponse(text, status_code=status,
                                                         headers=headers))
     else:  # pragma: no cover - uvicorn and the TestClient both have the extension

@@ -44,6 +44,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """Run uvicorn until SIGINT/SIGTERM; returns the exit status."""
     from .app import create_app
     from .logging import configure_logging
+    from .net.fdlimit import HEADROOM, raise_fd_limit
     from .net.serving import WizardServer, uvicorn_config
 
     try:
@@ -52,6 +53,7 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"wizard serve: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings.log_format)
+    raise_fd_limit(settings.max_connections + HEADROOM)
     decider = make_decider(settings)
     app = create_app(settings, decider=decider)
     state = app.state.server

@@ -74,8 +74,12 @@ class ServerMetrics:
                                       registry=r)
         self.connections_refused = Counter(
             "wizard_connections_refused_total",
-            "Websocket handshakes refused, by reason (full, origin, shutdown).", ["reason"],
-            registry=r)
+            "Websocket handshakes refused, by reason (full, address, origin, shutdown).",
+            ["reason"], registry=r)
+        self.tables_refused = Counter(
+            "wizard_tables_refused_total",
+            "New tables refused, by reason (full: max_tables, address: max_tables_per_address).",
+            ["reason"], registry=r)
         self.connections_closed = Counter(
             "wizard_connections_closed_total",
             "Connections the server closed, by cause (too_large, rate_limit, send_queue_full, "

@@ -58,6 +58,20 @@ def _origins(text: str) -> tuple[str, ...]:
     return origins
 
 
+def _addresses(text: str) -> tuple[str, ...]:
+    """``"127.0.0.1, 10.0.0.0/8"`` → a tuple of addresses or networks (``*``: any peer)."""
+    import ipaddress
+
+    parts = tuple(part.strip() for part in text.split(",") if part.strip())
+    for part in parts:
+        if part != "*":
+            try:
+                ipaddress.ip_network(part, strict=False)
+            except ValueError:
+                raise ValueError(f"not an IP address or network: {part!r}") from None
+    return parts
+
+
 def _log_level(text: str) -> str:
     level = text.strip().lower()
     if level not in ("debug", "info", "warning", "error", "critical"):
@@ -79,6 +93,7 @@ class Settings:
     ai_max_batch: int = 32
     max_message_bytes: int = 8192
     send_queue_size: int = 256
+    send_queue_bytes: int = 1_048_576
     send_timeout_seconds: float = 30.0
     messages_per_second: float = 20.0
     message_burst: int = 40
@@ -107,6 +122,11 @@ class Settings:
     static_dir: str = ""  # "": the client shipped with the package (`static_path`)
     ws_compression: bool = False
     bot_moves_per_turn: int = 8
+    max_connections_per_address: int = 50
+    max_tables_per_address: int = 20
+    http_header_timeout_seconds: float = 10.0
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    player_retention_days: float = 30.0
 
     def __post_init__(self) -> None:
         checks = [
@@ -119,6 +139,7 @@ class Settings:
             (self.ai_max_batch >= 1, "ai_max_batch must be >= 1"),
             (self.max_message_bytes >= 256, "max_message_bytes must be >= 256"),
             (self.send_queue_size >= 1, "send_queue_size must be >= 1"),
+            (self.send_queue_bytes >= 1024, "send_queue_bytes must be >= 1024"),
             (self.send_timeout_seconds > 0, "send_timeout_seconds must be > 0"),
             (self.messages_per_second > 0, "messages_per_second must be > 0"),
             (self.message_burst >= 1, "message_burst must be >= 1"),
@@ -142,6 +163,10 @@ class Settings:
             (self.ai_deadline_seconds > 0, "ai_deadline_seconds must be > 0"),
             (self.tables_broadcast_seconds >= 0, "tables_broadcast_seconds must be >= 0"),
             (self.shutdown_seconds >= 0, "shutdown_seconds must be >= 0"),
+            (self.max_connections_per_address >= 1, "max_connections_per_address must be >= 1"),
+            (self.max_tables_per_address >= 1, "max_tables_per_address must be >= 1"),
+            (self.http_header_timeout_seconds > 0, "http_header_timeout_seconds must be > 0"),
+            (self.player_retention_days > 0, "player_retention_days must be > 0"),
         ]
         for ok, message in checks:
             if not ok:
@@ -207,6 +232,9 @@ FIELDS: tuple[Field, ...] = (
           "largest websocket frame a client may send"),
     Field("send_queue_size", "WIZARD_SEND_QUEUE", "--send-queue", int,
           "messages queued for one connection before a client that does not read is dropped"),
+    Field("send_queue_bytes", "WIZARD_SEND_QUEUE_BYTES", "--send-queue-bytes", int,
+          "bytes (of message text) queued for one connection before it is dropped like a "
+          "full queue"),
     Field("send_timeout_seconds", "WIZARD_SEND_TIMEOUT", "--send-timeout", float,
           "seconds a client's socket may accept no data before it is cut off"),
     Field("messages_per_second", "WIZARD_MESSAGES_PER_SECOND", "--messages-per-second", float,
@@ -265,6 +293,19 @@ FIELDS: tuple[Field, ...] = (
           "at most this many (1: lowest latency, more: more throughput under load)"),
     Field("ws_compression", "WIZARD_WS_COMPRESSION", "--ws-compression", _boolean,
           "permessage-deflate on websockets: ~5x less traffic, ~20 % of the server's CPU"),
+    Field("max_connections_per_address", "WIZARD_MAX_CONNECTIONS_PER_ADDRESS",
+          "--max-connections-per-address", int,
+          "open websockets from one client address; the next handshake gets HTTP 429"),
+    Field("max_tables_per_address", "WIZARD_MAX_TABLES_PER_ADDRESS", "--max-tables-per-address",
+          int, "open tables created from one client address (`error address_table_limit`)"),
+    Field("http_header_timeout_seconds", "WIZARD_HTTP_HEADER_TIMEOUT", "--http-header-timeout",
+          float, "seconds a client has to send a request's headers before the socket is closed"),
+    Field("trusted_proxies", "WIZARD_TRUSTED_PROXIES", "--trusted-proxies", _addresses,
+          "comma-separated proxy addresses/networks whose X-Forwarded-For names the client "
+          "(default loopback; `*`: any peer, only behind a proxy that sets the header)"),
+    Field("player_retention_days", "WIZARD_PLAYER_RETENTION_DAYS", "--player-retention-days",
+          float, "days a player who sits in no stored game is remembered after their last "
+          "hello (then their token is forgotten)"),
 )
 
 assert {f.name for f in FIELDS} == set(Settings.__dataclass_fields__), "FIELDS out of date"

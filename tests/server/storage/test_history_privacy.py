@@ -37,11 +37,11 @@ def a_finished_table(client: WsClient, *, private: bool) -> str:
     return table_id
 
 
-def listed(harness: Harness, token: str | None = None) -> list[str]:
+def listed(harness: Harness, token: str | None = None) -> list[str | None]:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     response = harness.client.get("/api/games", params={"limit": 50}, headers=headers)
     assert response.status_code == 200
-    return [game["table_id"] for game in response.json()["games"]]
+    return [game["table_id"] for game in response.json()["games"]]  # None: private
 
 
 def token_of(client: WsClient) -> str:
@@ -66,13 +66,16 @@ def test_a_private_game_is_listed_for_its_players_only_and_opens_by_link(
     # HTTP: anonymous and Bob see the public game only; Ann sees both, newest first
     assert listed(harness) == [public]
     assert listed(harness, token_of(bob)) == [public]
-    assert listed(harness, token_of(ann)) == [public, secret]
+    # a private game is listed for Ann without its table id (the table's invite)
+    assert listed(harness, token_of(ann)) == [public, None]
     assert listed(harness, "not-a-token") == [public]  # an unknown token is nobody
 
     # the link (the game's own URL) works for whoever holds it, e.g. Bob after Ann shares it
-    game_id = f"{secret}-1"
+    mine = harness.client.get("/api/games", headers={"Authorization": f"Bearer {token_of(ann)}"})
+    game_id = mine.json()["games"][1]["id"]
+    assert secret not in game_id  # the link leads to the game, not to the table
     record = harness.client.get(f"/api/games/{game_id}")
-    assert record.status_code == 200 and record.json()["table_id"] == secret
+    assert record.status_code == 200 and record.json()["table_id"] is None
     replay = harness.client.get(f"/api/games/{game_id}/replay")
     assert replay.status_code == 200 and len(replay.json()["rounds"]) == 10
 
@@ -83,7 +86,7 @@ def test_a_bot_game_is_private_to_its_player(harness: Harness) -> None:
     table_id = table_id_of(cleo)
     play_to_the_end(cleo, table_id)
     dan = harness.player("Dan")
-    assert listed(harness, token_of(cleo)) == [table_id]
+    assert listed(harness, token_of(cleo)) == [None]
     assert listed(harness, token_of(dan)) == []
     assert listed(harness) == []
 

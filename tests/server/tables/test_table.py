@@ -232,7 +232,7 @@ def test_the_last_player_leaving_closes_the_table(harness: Harness) -> None:
 def test_list_tables_is_kept_up_to_date_and_hides_private_tables(harness: Harness) -> None:
     lister, ann = harness.player("Lou"), harness.player("Ann")
     lister.ok({"type": "list_tables"})
-    assert lister.messages[-2] == {"type": "tables", "tables": []}
+    assert lister.messages[-2] == {"type": "tables", "tables": [], "total": 0, "offset": 0}
     ann.ok({"type": "play_bots", "players": 3})
     ann.ok({"type": "create_table", "players": 5, "options": {"hidden_bids": True}})
     table_id = table_id_of(ann)

@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket
 
 from ..clock import MONOTONIC, Now
 from ..metrics import ServerMetrics
+from .addresses import client_address
 from .limits import Strikes, TokenBucket
 from .protocol import ServerMessage, encode, message_tag
 
@@ -63,10 +64,11 @@ class Connection:
     """A client socket with its state, its player (once identified) and its send queue."""
 
     def __init__(self, websocket: WebSocket, *, queue_size: int, metrics: ServerMetrics,
-                 clock: Now = MONOTONIC) -> None:
+                 clock: Now = MONOTONIC, queue_bytes: int = 1 << 20) -> None:
         self.websocket = websocket
         self.clock = clock
         self.conn_id = next(_ids)
+        self.address = client_address(getattr(websocket, "scope", {}))
         self.metrics = metrics
         self.state = ConnectionState.OPEN
         self.player: Player | None = None
@@ -80,6 +82,8 @@ class Connection:
         self._hello_seconds = self._idle_seconds = 0.0
         self._idle_timer: asyncio.TimerHandle | None = None
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self._queue_bytes = queue_bytes
+        self.queued_bytes = 0  # text length of what waits in the queue (ASCII JSON: bytes)
         self._writer: asyncio.Task[None] | None = None
         self._close_code = CLOSE_NORMAL
         self._close_reason = ""
@@ -192,11 +196,15 @@ class Connection:
         if not self.is_open:
             return
         try:
+            if self.queued_bytes + len(text) > self._queue_bytes and self.queued_bytes:
+                raise asyncio.QueueFull  # one message alone may be larger than the bound
             self._queue.put_nowait(text)
+            self.queued_bytes += len(text)
         except asyncio.QueueFull:
             self.metrics.send_overflows.inc()
             self.metrics.connections_closed.labels("send_queue_full").inc()
-            self.log.warning("send_queue_full_disconnect", queued=self._queue.qsize())
+            self.log.warning("send_queue_full_disconnect", queued=self._queue.qsize(),
+                             queued_bytes=self.queued_bytes)
             self._move(ConnectionState.CLOSING)
             self._close_code, self._close_reason = CLOSE_POLICY, "send queue full"
             self._abort()
@@ -214,6 +222,7 @@ class Connection:
                 text = await queue.get()
                 if text is None:
                     break
+                self.queued_bytes -= len(text)
                 await ws.send_text(text)
         except asyncio.CancelledError:
             raise

@@ -18,6 +18,7 @@ from wizard.engine import GameOptions, action_from_dict
 
 from ..metrics import ServerMetrics
 from ..settings import Settings
+from ..storage.db import StoreFullError
 from ..tables.lobby import Lobby
 from .connection import CLOSE_POLICY, CLOSE_TOO_BIG, Connection
 from .limits import Strikes, TokenBucket
@@ -134,6 +135,10 @@ class Dispatcher:
             if exc.code is ErrorCode.RATE_LIMITED:
                 self._strike(connection)
             return
+        except StoreFullError:  # logged once per episode by the store, not per request
+            self._error(connection, message.id, ErrorCode.UNAVAILABLE,
+                        "the server cannot save right now; try again")
+            return
         except Exception:
             log.exception("handler_failed", type=kind, conn_id=connection.conn_id)
             self._error(connection, message.id, ErrorCode.INTERNAL, "internal server error")
@@ -173,12 +178,13 @@ class Dispatcher:
         await self.lobby.identify(connection, message.name, message.token)
 
     async def list_tables(self, connection: Connection, message: ListTables) -> None:
-        self.lobby.watch_tables(connection)
+        self.lobby.watch_tables(connection, message.offset, message.limit)
 
     async def create_table(self, connection: Connection, message: CreateTable) -> None:
         await self.lobby.create_table(self._player(connection), players=message.players,
                                       options=_options(message.options), private=message.private,
-                                      turn_seconds=message.turn_seconds)
+                                      turn_seconds=message.turn_seconds,
+                                      address=connection.address)
 
     async def join_table(self, connection: Connection, message: JoinTable) -> None:
         await self.lobby.table(message.table_id).join(self._player(connection), message.seat)
@@ -205,11 +211,17 @@ class Dispatcher:
         table = await self.lobby.create_table(
             player, players=message.players, options=_options(message.options), private=True,
             # against bots there is no turn clock unless one is asked for
-            turn_seconds=0 if message.turn_seconds is None else message.turn_seconds)
+            turn_seconds=0 if message.turn_seconds is None else message.turn_seconds,
+            address=connection.address)
         level = BotLevel(message.level)
-        for _ in range(message.players - 1):
-            await table.add_bot(player, level, None)
-        await table.start(player)
+        try:
+            for _ in range(message.players - 1):
+                await table.add_bot(player, level, None)
+            await table.start(player)
+        except BaseException:
+            # all or nothing: a game that did not start leaves no waiting table behind
+            await table.close("failed")
+            raise
 
     async def act(self, connection: Connection, message: Act) -> None:
         try:

@@ -48,11 +48,13 @@ class ErrorCode(enum.StrEnum):
     RATE_LIMITED = "rate_limited"
     TABLE_LIMIT = "table_limit"
     PLAYER_TABLE_LIMIT = "player_table_limit"
+    ADDRESS_TABLE_LIMIT = "address_table_limit"
     SPECTATOR_LIMIT = "spectator_limit"
     NO_SUCH_GAME = "no_such_game"
     ANALYSIS_BUSY = "analysis_busy"
     ANALYSIS_LIMIT = "analysis_limit"
     ANALYSIS_UNAVAILABLE = "analysis_unavailable"
+    UNAVAILABLE = "unavailable"  # the store cannot save (disk full); nothing changed
     INTERNAL = "internal"
 
 
@@ -89,8 +91,18 @@ class Hello(ClientMessage, tag="hello", kw_only=True, frozen=True):
     token: Token | None = None
 
 
-class ListTables(ClientMessage, tag="list_tables", frozen=True):
-    pass
+#: tables in one ``tables`` message at most (a page): 1,000 tables were ~1 MiB in one
+PAGE_MAX = 100
+PAGE_DEFAULT = 50
+PageLimit = Annotated[int, msgspec.Meta(ge=1, le=PAGE_MAX)]
+PageOffset = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
+
+
+class ListTables(ClientMessage, tag="list_tables", kw_only=True, frozen=True):
+    """Watch one page of the lobby list: ``limit`` tables from ``offset`` (oldest first)."""
+
+    offset: PageOffset = 0
+    limit: PageLimit = PAGE_DEFAULT
 
 
 class Options(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -266,7 +278,11 @@ class TableInfo(ServerMessage, tag="table", frozen=True):
 
 
 class Tables(ServerMessage, tag="tables", frozen=True):
+    """A page of the listed tables; ``total`` listed tables in all, this page from ``offset``."""
+
     tables: list[TableInfo]
+    total: int = 0
+    offset: int = 0
 
 
 class Clock(msgspec.Struct, frozen=True):

@@ -10,6 +10,12 @@ websocket protocol that cuts off a peer that stops reading.
   that the app closes while its buffer is full, is aborted. Without it a close
   frame would wait behind data the peer never reads, and the socket would stay
   open for as long as the peer keeps its receive window shut.
+- `http_protocol` is uvicorn's h11 protocol plus a header deadline: a client
+  has ``WIZARD_HTTP_HEADER_TIMEOUT`` seconds from the first byte of a request
+  (or from connecting) to the end of its headers, then the socket is closed.
+  Without it an unfinished request holds its socket (and a file descriptor)
+  for ever: uvicorn's keep-alive timer stops at the first byte.
+- ``X-Forwarded-For`` is believed only from ``WIZARD_TRUSTED_PROXIES``.
 - It also coalesces: the frames a connection sends during one turn of the event
   loop leave in one ``transport.write`` (one system call) at the end of that
   turn, not one each. The frames and their order are unchanged; only the
@@ -26,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
@@ -113,6 +120,50 @@ def websocket_protocol(send_timeout: float,
     return SendTimeoutProtocol
 
 
+def http_protocol(header_timeout: float) -> type[H11Protocol]:
+    """uvicorn's h11 protocol class with a deadline for a request's headers (``http=``)."""
+
+    class HeaderTimeoutProtocol(H11Protocol):
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm_header_timer()
+
+        def data_received(self, data: bytes) -> None:
+            idle = self.cycle is None or self.cycle.response_complete
+            if idle and self._header_timer is None:  # the first byte of a new request
+                self._arm_header_timer()
+            cycle = self.cycle
+            super().data_received(data)
+            if self.cycle is not cycle:  # its headers are complete: a request is served
+                self._cancel_header_timer()
+
+        def handle_websocket_upgrade(self, event: Any) -> None:
+            self._cancel_header_timer()
+            super().handle_websocket_upgrade(event)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._cancel_header_timer()
+            super().connection_lost(exc)
+
+        def _arm_header_timer(self) -> None:
+            self._cancel_header_timer()
+            self._header_timer = self.loop.call_later(header_timeout, self._headers_too_slow)
+
+        def _cancel_header_timer(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _headers_too_slow(self) -> None:
+            self._header_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    return HeaderTimeoutProtocol
+
+
 class WizardServer(uvicorn.Server):
     """`uvicorn.Server` whose shutdown lets the app say goodbye first (within the limit)."""
 
@@ -137,6 +188,9 @@ def uvicorn_config(app: Any, state: ServerState, *, ws_max_size: int) -> uvicorn
         app,
         host=settings.host,
         port=settings.port,
+        http=http_protocol(settings.http_header_timeout_seconds),
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=list(settings.trusted_proxies),
         ws=websocket_protocol(
             settings.send_timeout_seconds,
             lambda: state.metrics.connections_closed.labels("send_timeout").inc()),
@@ -152,4 +206,4 @@ def uvicorn_config(app: Any, state: ServerState, *, ws_max_size: int) -> uvicorn
     )
 
 
-__all__ = ["WizardServer", "uvicorn_config", "websocket_protocol"]
+__all__ = ["WizardServer", "http_protocol", "uvicorn_config", "websocket_protocol"]

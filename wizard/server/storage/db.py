@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import shutil
 import sqlite3
 import threading
 import time
@@ -64,12 +65,69 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN finished REAL;
     CREATE INDEX games_by_status_finished ON games(status, finished);
     """,
+    # 3: when each player was last seen, so that players who never played can be pruned
+    """
+    ALTER TABLE players ADD COLUMN seen REAL NOT NULL DEFAULT 0;
+    UPDATE players SET seen = CAST(strftime('%s', 'now') AS REAL);
+    CREATE INDEX players_by_seen ON players(seen);
+    """,
+    # 4: tables before their game starts (seats, host, settings), so they survive a restart
+    """
+    CREATE TABLE waiting_tables (
+        id TEXT PRIMARY KEY,
+        record TEXT NOT NULL,
+        updated REAL NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class StoreError(RuntimeError):
     """The database could not do what was asked (disk full, closed, corrupt file)."""
+
+
+class StoreFullError(StoreError):
+    """The disk (or the database's size cap) is full: nothing can be saved until space returns."""
+
+
+SQLITE_FULL = 13
+
+
+class StoreCorruptError(StoreError):
+    """The database file failed SQLite's ``quick_check`` at start; a copy was kept."""
+
+
+def check_file(path: str) -> None:
+    """Run ``PRAGMA quick_check`` on the database at ``path`` (if it exists).
+
+    On failure keeps a copy beside it (``<path>.corrupt-<UTC time>``, with its
+    ``-wal``), logs ``store_corrupt`` and raises `StoreCorruptError` saying how to
+    recover (``docs/operations.md``, "A damaged database").
+    """
+    if not Path(path).is_file():
+        return
+    try:
+        conn = sqlite3.connect(path)
+        try:
+            problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check(20)")]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        problems = [str(exc)]
+    if problems == ["ok"]:
+        return
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    copy = f"{path}.corrupt-{stamp}"
+    shutil.copy2(path, copy)
+    if Path(path + "-wal").is_file():
+        shutil.copy2(path + "-wal", copy + "-wal")
+    log.error("store_corrupt", path=path, copy=copy, problems=problems[:5])
+    raise StoreCorruptError(
+        f"the database {path} is damaged ({problems[0]}); a copy is kept at {copy}. "
+        f"Recover what can be read with: sqlite3 {path} .recover | sqlite3 recovered.db, "
+        "then start with WIZARD_DB=recovered.db, or restore a backup "
+        "(docs/operations.md, 'A damaged database')")
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +186,11 @@ _Write = tuple[str, Sequence[Any]]
 _Job = tuple[list[_Write], "asyncio.Future[None] | None"]
 
 CHECKPOINT_SECONDS = 1.0
+#: past this the checkpoint thread restarts the log: a passive checkpoint never completes
+#: while the loop keeps committing, and the log would only grow (68 MB in 60 s of load)
+WAL_LIMIT_BYTES = 16 * 1024 * 1024
+#: how long a restarting checkpoint waits for readers (the loop's commits wait behind it)
+CHECKPOINT_BUSY_MS = 200
 _ENCODE = msgspec.json.encode
 
 
@@ -153,16 +216,22 @@ class Database:
         self._stop_checkpoints = threading.Event()
         self.commits = 0
         self.writes = 0
+        self.full = False  # in a disk-full episode: logged once when it starts and ends
 
     @property
     def is_open(self) -> bool:
         return self._writer is not None
 
     async def open(self) -> None:
-        """Connect, migrate to the newest schema and start the checkpoint thread."""
+        """Check the file, connect, migrate to the newest schema, start the checkpoints.
+
+        Raises `StoreCorruptError` for a file that fails ``quick_check``.
+        """
         await asyncio.to_thread(self._open_sync)
 
     def _open_sync(self) -> None:
+        if not self.in_memory:
+            check_file(self.path)
         writer = connect(self._target, uri=self._uri)
         migrate(writer)
         self._reader = connect(self._target, uri=self._uri)
@@ -170,6 +239,8 @@ class Database:
             # the loop only appends to the WAL; copying it into the database (and the
             # fsync that goes with it) happens on a thread of its own
             writer.execute("PRAGMA wal_autocheckpoint=0")
+            # a log that was restarted is cut back to this size by the next commit
+            writer.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
             self._stop_checkpoints.clear()
             self._checkpointer = threading.Thread(target=self._checkpoint_loop,
                                                   name="wizard-db-checkpoint", daemon=True)
@@ -205,8 +276,8 @@ class Database:
         Writes asked for in the same turn of the event loop share one commit
         (group commit). A commit only appends to the write-ahead log — no fsync,
         ``synchronous=NORMAL`` — so it takes microseconds and runs on the loop;
-        checkpoints run on their own thread. Raises `StoreError` if the database
-        is closed or the commit fails.
+        checkpoints run on their own thread. Raises `StoreFullError` when the disk
+        is full, `StoreError` if the database is closed or the commit fails.
         """
         if self._writer is None:
             raise StoreError("the database is not open")
@@ -248,20 +319,34 @@ class Database:
                 conn.execute(sql, params)
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            log.error("store_write_failed", error=str(exc), statements=len(statements))
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
+            if getattr(exc, "sqlite_errorcode", None) == SQLITE_FULL:
+                if not self.full:
+                    self.full = True
+                    log.error("store_disk_full", error=str(exc))
+                return StoreFullError(f"write failed: {exc}")
+            log.error("store_write_failed", error=str(exc), statements=len(statements))
             return StoreError(f"write failed: {exc}")
+        if self.full:
+            self.full = False
+            log.warning("store_writable_again")
         self.commits += 1
         self.writes += len(statements)
         return None
 
     def _checkpoint_loop(self) -> None:
         conn = connect(self._target, uri=self._uri)
+        conn.execute(f"PRAGMA busy_timeout={CHECKPOINT_BUSY_MS}")
+        wal = Path(f"{self._target}-wal")
         try:
             while not self._stop_checkpoints.wait(CHECKPOINT_SECONDS):
                 try:
-                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    size = wal.stat().st_size if wal.exists() else 0
+                    # RESTART holds off commits for the copy (a few ms per MB), so it runs
+                    # only once the log is past its limit; PASSIVE never holds anyone up
+                    mode = "RESTART" if size > WAL_LIMIT_BYTES else "PASSIVE"
+                    conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
                 except sqlite3.Error as exc:
                     log.warning("store_checkpoint_failed", error=str(exc))
         finally:
@@ -308,9 +393,14 @@ class Database:
 
     @staticmethod
     def upsert_player(token_hash: str, player_id: str, name: str) -> _Write:
-        return ("INSERT INTO players (token_hash, player_id, name) VALUES (?, ?, ?) "
-                "ON CONFLICT(token_hash) DO UPDATE SET name = excluded.name",
-                (token_hash, player_id, name))
+        return ("INSERT INTO players (token_hash, player_id, name, seen) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(token_hash) DO UPDATE SET name = excluded.name, "
+                "seen = excluded.seen",
+                (token_hash, player_id, name, time.time()))
+
+    @staticmethod
+    def touch_player(token_hash: str) -> _Write:
+        return ("UPDATE players SET seen = ? WHERE token_hash = ?", (time.time(), token_hash))
 
 
 def load_games(conn: sqlite3.Connection, where: str, params: Sequence[Any] = (),

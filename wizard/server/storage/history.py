@@ -11,6 +11,7 @@ trump, then every step with its engine events, for the browser's replay view.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import OrderedDict
 from typing import Any
@@ -24,7 +25,7 @@ from wizard.engine import GameOptions, RoundStarted, WizardGame, action_from_dic
 
 from .db import StoredGame
 from .store import STATUS_FINISHED, SqliteStore, iso_time, public_seats
-from .visibility import bearer_token
+from .visibility import bearer_token, shown_table_id
 
 MAX_PAGE = 100
 DEFAULT_PAGE = 20
@@ -45,7 +46,7 @@ def game_record(stored: StoredGame) -> dict[str, Any]:
     seats = public_seats(stored.seats)
     return {
         "id": stored.id,
-        "table_id": stored.table_id,
+        "table_id": shown_table_id(stored.table_id, stored.table_info),
         "num_players": len(seats),
         "options": json.loads(stored.options),
         "seed": stored.seed,
@@ -104,6 +105,7 @@ class History:
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
         self._replays: OrderedDict[str, bytes] = OrderedDict()
+        self._building: dict[str, asyncio.Future[bytes]] = {}  # one build per game at a time
 
     def routes(self) -> list[Route]:
         return [
@@ -147,12 +149,24 @@ class History:
             stored = await self._finished(game_id)
             if isinstance(stored, Response):
                 return stored
-            body = msgspec.json.encode(replay(stored))
-            self._replays[game_id] = body
-            if len(self._replays) > REPLAY_CACHE:
-                self._replays.popitem(last=False)
-        self._replays.move_to_end(game_id)
+            body = await self._build(stored)
+        if game_id in self._replays:
+            self._replays.move_to_end(game_id)
         return Response(body, media_type="application/json")
+
+    async def _build(self, stored: StoredGame) -> bytes:
+        """Replay ``stored`` in a worker thread (never on the event loop), once, and cache it."""
+        building = self._building.get(stored.id)
+        if building is None:
+            building = asyncio.ensure_future(
+                asyncio.to_thread(lambda: msgspec.json.encode(replay(stored))))
+            self._building[stored.id] = building
+            building.add_done_callback(lambda _: self._building.pop(stored.id, None))
+        body = await asyncio.shield(building)
+        self._replays[stored.id] = body
+        if len(self._replays) > REPLAY_CACHE:
+            self._replays.popitem(last=False)
+        return body
 
 
 __all__ = ["History", "game_record", "replay"]

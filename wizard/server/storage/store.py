@@ -17,13 +17,14 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import time
 from datetime import UTC, datetime
 from typing import Any
 
 import structlog
 
 from .db import Database, StoredGame, load_games
-from .visibility import listed_condition
+from .visibility import listed_condition, shown_table_id
 
 log = structlog.get_logger(__name__)
 
@@ -80,14 +81,23 @@ class SqliteStore:
         """A restored table continues its stored game."""
         self._game_of_table[table_id] = game_id
 
-    async def append(self, table_id: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+    async def append(self, table_id: str, seq: int, seat: int, action: dict[str, Any], *,
+                     finish: tuple[list[int], list[int]] | None = None) -> None:
         """Record that ``seat`` played ``action`` as the table's version ``seq``.
 
-        Returns once committed; raises `StoreError` otherwise (then the action
-        must not be applied).
+        ``finish``: ``(scores, winners)`` when this action ends the game; the action
+        and the result are committed together. Returns once committed; raises
+        `StoreError` otherwise (then the action must not be applied).
         """
-        await self.db.write(Database.insert_action(self._game_of_table[table_id], seq, seat,
-                                                   action))
+        game_id = self._game_of_table[table_id]
+        statements = [Database.insert_action(game_id, seq, seat, action)]
+        if finish is not None:
+            scores, winners = finish
+            statements.append(Database.finish_game(
+                game_id, STATUS_FINISHED, {"scores": scores, "winners": winners}))
+        await self.db.write(*statements)
+        if finish is not None:
+            self._game_of_table.pop(table_id, None)
 
     async def seats_changed(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """A seat changed hands during a game (e.g. a bot took over a seat that was left)."""
@@ -96,10 +106,11 @@ class SqliteStore:
             await self.db.write(Database.update_seats(game_id, seats))
 
     async def game_finished(self, table_id: str, scores: list[int], winners: list[int]) -> None:
-        game_id = self._game_of_table.pop(table_id, None)
+        game_id = self._game_of_table.get(table_id)
         if game_id is not None:
             await self.db.write(Database.finish_game(
                 game_id, STATUS_FINISHED, {"scores": scores, "winners": winners}))
+            self._game_of_table.pop(table_id, None)
 
     def game_abandoned(self, table_id: str) -> None:
         """The table closed mid-game; best effort (a lost write only means a later restore)."""
@@ -110,10 +121,51 @@ class SqliteStore:
     async def mark(self, game_id: str, status: str, result: dict[str, Any] | None = None) -> None:
         await self.db.write(Database.finish_game(game_id, status, result))
 
+    # --- waiting tables -----------------------------------------------------------------
+
+    async def table_waiting(self, table_id: str, record: dict[str, Any]) -> None:
+        """Keep a waiting table as ``record`` (committed when this returns)."""
+        await self.db.write(("INSERT INTO waiting_tables (id, record, updated) VALUES (?, ?, ?) "
+                             "ON CONFLICT(id) DO UPDATE SET record = excluded.record, "
+                             "updated = excluded.updated",
+                             (table_id, json.dumps(record), time.time())))
+
+    def table_not_waiting(self, table_id: str) -> None:
+        """The table started a game or closed: drop its waiting record (best effort)."""
+        self.db.write_nowait(("DELETE FROM waiting_tables WHERE id = ?", (table_id,)))
+
+    async def waiting_tables(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every kept waiting table, oldest first, as ``(table_id, record)``."""
+        rows = await self.db.read(lambda c: c.execute(
+            "SELECT id, record FROM waiting_tables ORDER BY updated").fetchall())
+        return [(row[0], json.loads(row[1])) for row in rows]
+
     # --- players ------------------------------------------------------------------------
 
     async def remember_player(self, token: str, player_id: str, name: str) -> None:
         await self.db.write(Database.upsert_player(token_hash(token), player_id, name))
+
+    def player_seen(self, token: str) -> None:
+        """The holder of ``token`` is back (best effort: a lost write only ages the row)."""
+        self.db.write_nowait(Database.touch_player(token_hash(token)))
+
+    async def prune_players(self, older_than: float) -> int:
+        """Forget players last seen before ``older_than`` (epoch seconds) who sit in no
+        stored game; returns how many. Found by the reader thread, deleted by key."""
+
+        def stale(conn: sqlite3.Connection) -> list[str]:
+            return [row[0] for row in conn.execute(
+                "SELECT token_hash FROM players WHERE seen < ? AND NOT EXISTS ("
+                "SELECT 1 FROM games, json_each(games.seats) AS seat "
+                "WHERE json_extract(seat.value, '$.player_id') = players.player_id) "
+                "LIMIT 10000", (older_than,))]
+
+        hashes = await self.db.read(stale)
+        if hashes:
+            await self.db.write(*(("DELETE FROM players WHERE token_hash = ? AND seen < ?",
+                                   (digest, older_than)) for digest in hashes))
+            log.info("players_pruned", count=len(hashes))
+        return len(hashes)
 
     async def known_player(self, token: str) -> tuple[str, str] | None:
         """``(player_id, name)`` of the player holding ``token``, if the store knows it."""
@@ -151,7 +203,7 @@ class SqliteStore:
 
         def query(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
             listed, listed_params = listed_condition(viewer_id)
-            sql = ("SELECT id, table_id, seats, result, finished FROM games "
+            sql = ("SELECT id, table_id, seats, result, finished, table_info FROM games "
                    f"WHERE status = ? AND {listed}")
             params: list[Any] = [STATUS_FINISHED, *listed_params]
             if after_key is not None:
@@ -162,7 +214,7 @@ class SqliteStore:
             return conn.execute(sql, params).fetchall()
 
         rows = await self.db.read(query)
-        games = [game_summary(*row) for row in rows[:limit]]
+        games = [game_summary(*row[:5], table_info_json=row[5]) for row in rows[:limit]]
         next_before = None
         if len(rows) > limit:
             last = rows[limit - 1]
@@ -184,12 +236,14 @@ def public_seats(seats_json: str) -> list[dict[str, Any]]:
 
 
 def game_summary(game_id: str, table_id: str, seats_json: str, result_json: str | None,
-                 finished: float | None) -> dict[str, Any]:
+                 finished: float | None, *, table_info_json: str | None = None
+                 ) -> dict[str, Any]:
+    """One line of "Recent games" (``table_id`` ``None`` for a private table's game)."""
     result = json.loads(result_json) if result_json else {"scores": [], "winners": []}
     players = public_seats(seats_json)
     return {
         "id": game_id,
-        "table_id": table_id,
+        "table_id": shown_table_id(table_id, table_info_json),
         "num_players": len(players),
         "players": players,
         "scores": result["scores"],

@@ -7,19 +7,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 
 import structlog
 
 from wizard.engine import GameOptions
 
+from ..net.addresses import capped
 from ..net.connection import Connection
-from ..net.protocol import ErrorCode, ProtocolError, TableInfo, Tables, Welcome, encode
+from ..net.protocol import (
+    PAGE_DEFAULT,
+    ErrorCode,
+    ProtocolError,
+    TableInfo,
+    Tables,
+    Welcome,
+    encode,
+)
 from ..storage.store import STATUS_CORRUPT
+from .names import player_name
 from .player import Player
 from .restore import restore_table
 from .table import Table, TableServices, TableStatus
+from .waiting import restore_waiting
 
 log = structlog.get_logger(__name__)
+
+PRUNE_EVERY_SECONDS = 3600.0
 
 
 class Lobby:
@@ -31,29 +45,33 @@ class Lobby:
         services.closed = self._table_closed
         self.players_by_token: dict[str, Player] = {}
         self.restored_players: dict[str, Player] = {}  # by player id, until they say hello
+        # one store lookup per token at a time: concurrent hellos share its answer
+        self._lookups: dict[str, asyncio.Future[Player | None]] = {}
         self.tables: dict[str, Table] = {}
-        self.list_watchers: set[Connection] = set()
+        self.list_watchers: dict[Connection, tuple[int, int]] = {}  # → (offset, limit)
         self._tables_dirty = False
         self._tables_flush: asyncio.TimerHandle | None = None
         self._last_flush = 0.0
         self._sweeper: asyncio.Task[None] | None = None
+        self._next_prune: float | None = None  # on the lobby's clock
 
     # --- players --------------------------------------------------------------------------
 
     async def identify(self, connection: Connection, name: str, token: str | None) -> Player:
         """``hello``: a new player, or the one that owns ``token``, back on its tables."""
-        name = name.strip()
-        if not name:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "name must not be blank")
+        name = player_name(name)
         store = self.services.store
         if token is not None:
-            player = self.players_by_token.get(token) or await self._known_player(token)
+            player = await self._player_with_token(token)
             if player is None:
                 raise ProtocolError(ErrorCode.UNKNOWN_TOKEN,
                                     "this token is not known here; say hello without one")
             if player.name != name:
-                player.name = name
+                # stored first: a failed write leaves the old name everywhere
                 await store.remember_player(token, player.player_id, name)
+                player.name = name
+            else:
+                store.player_seen(token)
         else:
             player = Player(name, seen_at=self.services.clock())
             # the token must outlive a restart before its owner learns it
@@ -71,9 +89,25 @@ class Lobby:
                 await table.player_connected(player, connection)
         return player
 
+    async def _player_with_token(self, token: str) -> Player | None:
+        """The one player holding ``token``: hellos racing on it share one store lookup."""
+        player = self.players_by_token.get(token)
+        if player is not None:
+            return player
+        lookup = self._lookups.get(token)
+        if lookup is None:
+            lookup = asyncio.ensure_future(self._known_player(token))
+            self._lookups[token] = lookup
+            lookup.add_done_callback(lambda _: self._lookups.pop(token, None))
+        # shielded: one waiter going away must not cancel the lookup the others wait on
+        return await asyncio.shield(lookup)
+
     async def _known_player(self, token: str) -> Player | None:
         """A player the store knows from before a restart (restored seats keep their object)."""
         known = await self.services.store.known_player(token)
+        already = self.players_by_token.get(token)
+        if already is not None:  # identified while the store was being read
+            return already
         if known is None:
             return None
         player_id, name = known
@@ -114,11 +148,24 @@ class Lobby:
             table.resume()
             restored += 1
             table.log.info("table_restored", game_id=stored.id, v=table.v)
+        for table_id, record in await store.waiting_tables():
+            if table_id in self.tables:
+                continue  # its game came back above
+            try:
+                table = restore_waiting(self.services, table_id, record, self._restored_player)
+            except (KeyError, TypeError, ValueError) as exc:
+                log.error("restore_failed", table_id=table_id,
+                          error=f"{type(exc).__name__}: {exc}")
+                store.table_not_waiting(table_id)
+                continue
+            self.tables[table_id] = table
+            restored += 1
+            table.log.info("table_restored", waiting=True)
         return restored
 
     async def connection_closed(self, connection: Connection) -> None:
         """Forget a closed connection; a player whose last connection closed starts grace."""
-        self.list_watchers.discard(connection)
+        self.list_watchers.pop(connection, None)
         for table_id in tuple(connection.spectating):
             table = self.tables.get(table_id)
             if table is not None:
@@ -145,24 +192,40 @@ class Lobby:
         return table
 
     async def create_table(self, host: Player, *, players: int, options: GameOptions,
-                           private: bool, turn_seconds: int | None) -> Table:
-        """A new table with ``host`` in seat 0.
+                           private: bool, turn_seconds: int | None,
+                           address: str | None = None) -> Table:
+        """A new table with ``host`` in seat 0, created from client ``address``.
 
         Raises `ProtocolError` ``table_limit`` when the server has ``max_tables`` open
-        tables, ``player_table_limit`` when ``host`` already sits at as many as allowed.
+        tables, ``address_table_limit`` when ``address`` created ``max_tables_per_address``
+        of them, ``player_table_limit`` when ``host`` already sits at as many as allowed.
         """
         settings = self.services.settings
+        refused = self.services.metrics.tables_refused
         if len(self.tables) >= settings.max_tables:
+            refused.labels("full").inc()
             raise ProtocolError(ErrorCode.TABLE_LIMIT,
                                 f"the server has {settings.max_tables} open tables; try later "
                                 "or join one")
+        limit = settings.max_tables_per_address
+        if capped(address) and sum(
+                1 for t in self.tables.values() if t.address == address) >= limit:
+            refused.labels("address").inc()
+            raise ProtocolError(ErrorCode.ADDRESS_TABLE_LIMIT,
+                                f"your address has {limit} open tables, the most allowed; "
+                                "close or finish one first")
         Table.check_player_tables(host, settings)
         table = Table(self.services, players=players, options=options, private=private,
                       turn_seconds=(self.services.settings.turn_seconds if turn_seconds is None
                                     else turn_seconds))
+        table.address = address
         self.tables[table.table_id] = table
         table.log.info("table_created", host=host.player_id, players=players, private=private)
-        await table.join(host, 0)
+        try:
+            await table.join(host, 0)
+        except BaseException:  # not stored (or refused): the table never was
+            await table.close("failed")
+            raise
         return table
 
     def public_tables(self) -> list[TableInfo]:
@@ -175,10 +238,18 @@ class Lobby:
             counts[table.status.value] = counts.get(table.status.value, 0) + 1
         return counts
 
-    def watch_tables(self, connection: Connection) -> None:
-        """``list_tables``: send the list now and again whenever it changes."""
-        self.list_watchers.add(connection)
-        connection.send(Tables(self.public_tables()))
+    def tables_page(self, offset: int, limit: int) -> Tables:
+        """``limit`` listed tables from ``offset`` (oldest first), with how many there are."""
+        listed = [t for t in self.tables.values() if not t.private]
+        return Tables([t.info() for t in listed[offset:offset + limit]], len(listed), offset)
+
+    def watch_tables(self, connection: Connection, offset: int = 0,
+                     limit: int = PAGE_DEFAULT) -> None:
+        """``list_tables``: send this page now and again whenever the list changes."""
+        self.list_watchers[connection] = (offset, limit)
+        connection.send(self.tables_page(offset, limit))
+        # the list was just sent: changes right after it wait for the interval together
+        self._last_flush = max(self._last_flush, self.services.clock())
 
     def _table_changed(self, table: Table) -> None:
         if not table.private:
@@ -206,8 +277,11 @@ class Lobby:
             return
         self._tables_dirty = False
         self._last_flush = self.services.clock()
-        text = encode(Tables(self.public_tables()))
-        for connection in tuple(self.list_watchers):
+        pages: dict[tuple[int, int], str] = {}  # each page encoded once for its watchers
+        for connection, page in tuple(self.list_watchers.items()):
+            text = pages.get(page)
+            if text is None:
+                text = pages[page] = encode(self.tables_page(*page))
             connection.send_text(text, "tables")
 
     # --- housekeeping ---------------------------------------------------------------------
@@ -228,7 +302,8 @@ class Lobby:
 
     async def sweep(self) -> None:
         """Close tables without a connected player for ``idle_close_seconds``; forget players
-        with no connection and no table for as long (both on the lobby's clock)."""
+        with no connection and no table for as long (both on the lobby's clock). Once an
+        hour, the store forgets players who never played (``player_retention_days``)."""
         now = self.services.clock()
         limit = self.services.settings.idle_close_seconds
         for table in tuple(self.tables.values()):
@@ -241,6 +316,10 @@ class Lobby:
         for token, player in tuple(self.players_by_token.items()):
             if not player.connected and not player.tables and now - player.last_seen >= limit:
                 del self.players_by_token[token]
+        if self._next_prune is None or now >= self._next_prune:
+            self._next_prune = now + PRUNE_EVERY_SECONDS
+            retention = self.services.settings.player_retention_days * 86400
+            await self.services.store.prune_players(time.time() - retention)
 
     async def close(self) -> None:
         """Stop the sweeper and every table's pending turn (shutdown)."""

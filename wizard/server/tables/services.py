@@ -30,7 +30,9 @@ class TableServices:
     metrics: ServerMetrics
     changed: Callable[[Table], None] = lambda table: None
     closed: Callable[[Table], None] = lambda table: None
-    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    # game seeds, bot strengths and seeds are published after a game: they come from the
+    # OS's secret randomness, which no number of published draws gives away
+    rng: random.Random = field(default_factory=secrets.SystemRandom)
     bot_gate: BotGate = field(default_factory=BotGate)
     clock: Now = MONOTONIC
 

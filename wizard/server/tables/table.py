@@ -38,6 +38,7 @@ from ..net.protocol import (
     Update,
 )
 from ..settings import Settings
+from ..storage.visibility import new_game_id
 from .audience import Audience
 from .bots import draw_settings
 from .chat import ChatLog
@@ -45,6 +46,7 @@ from .player import Player
 from .seats import Seat, SeatKind, Seats
 from .services import TableServices, new_table_id
 from .turns import Mover, TurnRunner, due_turn
+from .waiting import bot_record, player_record, seat_record, table_record
 
 log = structlog.get_logger(__name__)
 
@@ -93,6 +95,7 @@ class Table:
                                 ai_deadline_seconds=services.settings.ai_deadline_seconds,
                                 observe=self._observe, propose=self.propose)
         self.idle_since: float | None = None
+        self.address: str | None = None  # the client address it was created from
         self.log = log.bind(table_id=self.table_id)
 
     # --- status ---------------------------------------------------------------------------
@@ -179,6 +182,7 @@ class Table:
             self._require_seat_changes()
             seat = self.seats.free(seat_index, self.table_id)
             self.check_player_tables(player, self.services.settings)
+            await self._keep_waiting(seat, player_record(player), self.host or player)
             seat.kind, seat.player = SeatKind.PLAYER, player
             player.tables.add(self.table_id)
             for connection in player.connections:
@@ -202,16 +206,25 @@ class Table:
                     self._stop_spectating(connection)
                 self.services.changed(self)
                 return
-            seat.cancel_grace()
-            player.tables.discard(self.table_id)
             if self.status is TableStatus.PLAYING:
+                # a bot takes the seat: stored first, so a failed write leaves them seated
                 level = BotLevel.MEDIUM
+                stand_in = Seat(seat.index, SeatKind.BOT, level=level,
+                                bot=draw_settings(level, self.services.rng))
+                await self.services.store.seats_changed(
+                    self.table_id, [stand_in.record() if s is seat else s.record()
+                                    for s in self.seats])
                 seat.kind, seat.player, seat.level, seat.away = SeatKind.BOT, None, level, False
-                seat.bot = draw_settings(level, self.services.rng)
-                await self.services.store.seats_changed(self.table_id, self.seats.records())
+                seat.bot = stand_in.bot
             else:
+                others = [p for p in self.humans() if p is not player]
+                if others:  # the last one leaving closes the table (and drops its record)
+                    await self._keep_waiting(seat, {"kind": "empty"},
+                                             others[0] if self.host is player else self.host)
                 seat.kind, seat.player, seat.level, seat.bot = SeatKind.EMPTY, None, None, None
                 seat.away = False
+            seat.cancel_grace()
+            player.tables.discard(self.table_id)
             self.log.info("player_left", player_id=player.player_id, seat=seat.index)
             if self.host is player:
                 humans = self.humans()
@@ -232,6 +245,7 @@ class Table:
             self._require_host(player)
             self._require_seat_changes()
             seat = self.seats.free(seat_index, self.table_id)
+            await self._keep_waiting(seat, bot_record(level), self.host)
             seat.kind, seat.level = SeatKind.BOT, level
             self._seats_changed()
 
@@ -244,6 +258,7 @@ class Table:
             seat = self.seats.at(seat_index)
             if seat.kind is not SeatKind.BOT:
                 raise ProtocolError(ErrorCode.NOT_A_BOT, f"seat {seat_index} is not a bot")
+            await self._keep_waiting(seat, {"kind": "empty"}, self.host)
             seat.kind, seat.level, seat.bot = SeatKind.EMPTY, None, None
             self._seats_changed()
 
@@ -308,8 +323,10 @@ class Table:
         game = WizardGame(len(self.seats), self.options, rng=rng)
         # the game exists once the store has it: seed, seats and bot settings first
         await self.services.store.game_started(
-            self.table_id, f"{self.table_id}-{self.games + 1}", options=self.options.to_dict(),
+            self.table_id, new_game_id(self.table_id, self.games + 1, private=self.private),
+            options=self.options.to_dict(),
             seed=game.seed, seats=self.seats.records(), table_info=self._table_record())
+        self.services.store.table_not_waiting(self.table_id)
         self.game = game
         self.games += 1
         self.moves = 0
@@ -353,8 +370,18 @@ class Table:
         except IllegalActionError as exc:
             raise ProtocolError(ErrorCode(exc.code), str(exc)) from None
         seq = self.v + 1
-        await self.services.store.append(self.table_id, seq, seat, action.to_dict())
-        events = game.apply_index(index)
+        store = self.services.store
+        if game.round_number == game.total_rounds:
+            # the last round: the move that ends the game is stored with the result in one
+            # commit, so it is tried on a copy that becomes the game once stored
+            trial = game.clone()
+            events = trial.apply_index(index)
+            result = (trial.scores, trial.winners()) if trial.is_finished else None
+            await store.append(self.table_id, seq, seat, action.to_dict(), finish=result)
+            self.game = game = trial
+        else:
+            await store.append(self.table_id, seq, seat, action.to_dict())
+            events = game.apply_index(index)
         self.v, self.moves = seq, self.moves + 1
         self.services.metrics.actions.labels(by.value).inc()
         event_dicts = [e.to_dict() for e in events]
@@ -364,7 +391,6 @@ class Table:
         finished = any(isinstance(e, GameFinished) for e in events)
         if finished:
             self.status = TableStatus.FINISHED
-            await self.services.store.game_finished(self.table_id, game.scores, game.winners())
             self.services.metrics.games_finished.inc()
             self.log.info("game_finished", game=self.games, v=self.v, scores=game.scores)
         self._schedule(trick_completed=any(isinstance(e, TrickCompleted) for e in events))
@@ -483,6 +509,18 @@ class Table:
 
     # --- persistence ----------------------------------------------------------------------
 
+    async def _keep_waiting(self, seat: Seat, record: dict[str, Any],
+                            host: Player | None) -> None:
+        """Store the table as it will be once ``seat`` is ``record`` — before the change.
+
+        Only a table between games is kept this way (during one, its game's record is).
+        """
+        if self.status is TableStatus.PLAYING:
+            return
+        seats = [record if s is seat else seat_record(s) for s in self.seats]
+        await self.services.store.table_waiting(self.table_id,
+                                                table_record(self, seats, host))
+
     def _table_record(self) -> dict[str, Any]:
         """Table settings kept with each game: enough to rebuild the table after a restart."""
         return {"players": len(self.seats), "private": self.private,
@@ -510,6 +548,7 @@ class Table:
             return
         if self.status is TableStatus.PLAYING:
             self.services.store.game_abandoned(self.table_id)
+        self.services.store.table_not_waiting(self.table_id)
         self.status = TableStatus.CLOSED
         self.stop()
         self.audience.send(TableClosed(self.table_id, reason))

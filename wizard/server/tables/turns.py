@@ -33,6 +33,7 @@ from wizard.ai.decision import AgentSpec, Decider, DecisionRequest
 from wizard.engine import Action, Observation
 
 from ..metrics import ServerMetrics
+from ..storage.db import StoreFullError
 from .bots import STAND_IN_AGENT, BotGate, decide, level_agent, think_seconds
 from .seats import Seat
 
@@ -154,6 +155,9 @@ class TurnRunner:
             await self.propose(turn.v, turn.seat, decision.action, turn.mover)
         except asyncio.CancelledError:
             raise
+        except StoreFullError:  # the store logs the episode once; try again until it ends
+            self._retry = asyncio.get_running_loop().call_later(RETRY_SECONDS,
+                                                                self._try_again, turn)
         except Exception:  # never let a turn die silently: the table would stall
             log.exception("turn_failed", table_id=self.table_id, seat=turn.seat, v=turn.v)
             self._retry = asyncio.get_running_loop().call_later(RETRY_SECONDS,
