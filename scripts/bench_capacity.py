@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests import live_server  # noqa: E402
+from tests import serve  # noqa: E402
 
 
 def main() -> int:
@@ -77,14 +77,14 @@ def main() -> int:
     return 0
 
 
-def start_server(args: argparse.Namespace) -> live_server.LiveServer:
+def start_server(args: argparse.Namespace) -> serve.LiveServer:
     work = Path(tempfile.mkdtemp(prefix="bench-capacity-"))
     env = {"WIZARD_DB": str(work / "wizard.db"), "WIZARD_AI_WORKERS": args.ai_workers,
            "WIZARD_LOG_LEVEL": "info",
            "WIZARD_MAX_CONNECTIONS": "5000", "WIZARD_MAX_TABLES": "5000"}
     if args.models_dir:
         env["WIZARD_MODELS_DIR"] = str(Path(args.models_dir).resolve())
-    server = live_server.start(work / "server.log", env=env, timeout=120)
+    server = serve.start(work / "server.log", env=env, timeout=120)
     policies = [json.loads(line)["policies"] for line in server.log.read_text().splitlines()
                 if '"pool_started"' in line]
     print(f"server: ai_workers={args.ai_workers} policies={policies[0] if policies else '-'} "
@@ -98,7 +98,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run_once(args: argparse.Namespace, server: live_server.LiveServer,
+def run_once(args: argparse.Namespace, server: serve.LiveServer,
              clients: int) -> dict[str, float] | None:
     url = server.url
     children = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.server import ServerConnection, serve
+from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import serve as serve_websocket
 
 from wizard.client import (
     Client,
@@ -21,8 +22,8 @@ from wizard.client import (
     Welcome,
 )
 
-from . import live_server
-from .live_server import LiveServer
+from . import serve
+from .serve import LiveServer
 
 
 def run(scenario: Callable[[], Awaitable[Any]], timeout: float = 90.0) -> Any:
@@ -31,7 +32,7 @@ def run(scenario: Callable[[], Awaitable[Any]], timeout: float = 90.0) -> Any:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = live_server.start(tmp_path_factory.mktemp("client") / "server.log")
+    live = serve.start(tmp_path_factory.mktemp("client") / "server.log")
     try:
         yield live
     finally:
@@ -108,7 +109,7 @@ def test_an_unknown_token_is_refused_and_a_server_that_is_not_there_is_reported(
             await Client(server.url, "Dan", token="not-a-token").connect()
         assert refused.value.code == "unknown_token"
         with pytest.raises(ConnectionLost, match="cannot connect"):
-            await Client(f"ws://127.0.0.1:{live_server.free_port()}/ws", "Eve",
+            await Client(f"ws://127.0.0.1:{serve.free_port()}/ws", "Eve",
                          open_timeout=2).connect()
 
     run(scenario)
@@ -123,7 +124,7 @@ def test_a_request_before_connect_is_refused_at_once() -> None:
 
 
 def test_a_request_over_the_message_budget_waits_and_is_sent_again(tmp_path: Path) -> None:
-    slow = live_server.start(tmp_path / "server.log",
+    slow = serve.start(tmp_path / "server.log",
                              env={"WIZARD_MESSAGES_PER_SECOND": "5", "WIZARD_MESSAGE_BURST": "3"})
     try:
         async def scenario() -> None:
@@ -142,9 +143,9 @@ def test_a_request_over_the_message_budget_waits_and_is_sent_again(tmp_path: Pat
 
 
 def test_the_client_comes_back_with_its_token_after_a_server_restart(tmp_path: Path) -> None:
-    port = live_server.free_port()
+    port = serve.free_port()
     env = {"WIZARD_DB": str(tmp_path / "wizard.db")}
-    first = live_server.start(tmp_path / "server.log", port=port, env=env)
+    first = serve.start(tmp_path / "server.log", port=port, env=env)
     second: LiveServer | None = None
     try:
         async def scenario() -> None:
@@ -157,7 +158,7 @@ def test_the_client_comes_back_with_its_token_after_a_server_restart(tmp_path: P
                     await client.act(table_id, client.legal_actions(table_id)[0])
                 v_before = client.updates[table_id].v
                 await asyncio.to_thread(first.stop)
-                second = await asyncio.to_thread(live_server.start, tmp_path / "server.log",
+                second = await asyncio.to_thread(serve.start, tmp_path / "server.log",
                                                  port=port, env=env)
                 await play_to_the_end(client, table_id)
                 assert client.disconnects == 1 and client.reconnects == 1
@@ -192,7 +193,7 @@ def test_a_jump_in_the_version_sends_sync() -> None:
         await ws.wait_closed()
 
     async def scenario() -> None:
-        async with serve(fake, "127.0.0.1", 0) as fake_server:
+        async with serve_websocket(fake, "127.0.0.1", 0) as fake_server:
             port = next(iter(fake_server.sockets)).getsockname()[1]
             async with Client(f"ws://127.0.0.1:{port}/ws", "Ivy") as client:
                 kinds = [type(await client.recv(timeout=10)) for _ in range(4)]

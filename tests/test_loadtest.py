@@ -20,13 +20,13 @@ from wizard.loadtest import (
     percentile,
 )
 
-from . import live_server
-from .live_server import ROOT, LiveServer
+from . import serve
+from .serve import ROOT, LiveServer
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = live_server.start(tmp_path_factory.mktemp("loadtest") / "server.log")
+    live = serve.start(tmp_path_factory.mktemp("loadtest") / "server.log")
     try:
         yield live
     finally:
@@ -56,7 +56,7 @@ def test_clients_sharing_tables_play_together(server: LiveServer) -> None:
     report = load(url=server.url, clients=4, duration=6, humans_per_table=2, players=4)
     assert report["errors"] == {} and report["games_completed"] >= 1
     # the tables were left: the server has no table of this run open afterwards
-    status, body = live_server.http_get(f"{server.http}/api/tables")
+    status, body = serve.http_get(f"{server.http}/api/tables")
     assert status == 200 and json.loads(body)["tables"] == []
 
 
@@ -74,7 +74,7 @@ def test_the_command_prints_one_json_object_and_stops_by_itself(server: LiveServ
 
 
 def test_a_small_message_budget_is_reported_as_such_not_as_errors(tmp_path: Path) -> None:
-    slow = live_server.start(tmp_path / "server.log",
+    slow = serve.start(tmp_path / "server.log",
                              env={"WIZARD_MESSAGES_PER_SECOND": "4", "WIZARD_MESSAGE_BURST": "4"})
     try:
         done = subprocess.run(

@@ -30,8 +30,8 @@ import pytest
 
 from wizard.ai.policy import read_model_card
 
-from . import live_server
-from .live_server import ROOT, LiveServer, http_get
+from . import serve
+from .serve import ROOT, LiveServer, http_get
 
 SHIPPED_MODELS = sorted((ROOT / "models").glob("*.onnx"))
 
@@ -89,8 +89,8 @@ def installed_server(venv_python: Path,
                      tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     empty = tmp_path_factory.mktemp("empty")
     log = tmp_path_factory.mktemp("logs") / "server.log"
-    server = live_server.start(log, command=[str(venv_python.parent / "wizard"), "serve"],
-                               cwd=empty, base_env=clean_env(empty), fast=False, timeout=120)
+    server = serve.start(log, command=[str(venv_python.parent / "wizard"), "serve"],
+                               cwd=empty, base_env=clean_env(empty), defaults=None, timeout=120)
     try:
         yield server
     finally:
@@ -165,10 +165,10 @@ def test_the_pex_file_runs_wizard_serve(wheel: Path, tmp_path: Path) -> None:
                            cwd=empty, env={**env, "PEX_INTERPRETER": "1"}, check=True,
                            capture_output=True, text=True, timeout=120)
     assert Path(where.stdout.strip()).is_relative_to(pex_root)
-    server = live_server.start(tmp_path / "pex.log", command=[sys.executable, str(output),
+    server = serve.start(tmp_path / "pex.log", command=[sys.executable, str(output),
                                                               "serve"],
                                cwd=empty, base_env=env, env={"WIZARD_AI_WORKERS": "0"},
-                               fast=False, timeout=120)
+                               defaults=None, timeout=120)
     try:
         status, page = http_get(f"{server.http}/")
         assert status == 200 and page == (ROOT / "static" / "index.html").read_bytes()

@@ -11,13 +11,13 @@ import pytest
 
 from wizard.play import play_games
 
-from . import live_server
-from .live_server import ROOT, LiveServer
+from . import serve
+from .serve import ROOT, LiveServer
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = live_server.start(tmp_path_factory.mktemp("play") / "server.log")
+    live = serve.start(tmp_path_factory.mktemp("play") / "server.log")
     try:
         yield live
     finally:
@@ -46,7 +46,7 @@ def test_an_unknown_agent_or_an_absent_server_is_a_clear_error() -> None:
     unknown = subprocess.run([sys.executable, "-m", "wizard", "play", "--agent", "nobody"],
                              cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert unknown.returncode == 1 and "unknown agent 'nobody'" in unknown.stderr
-    port = live_server.free_port()
+    port = serve.free_port()
     absent = subprocess.run([sys.executable, "-m", "wizard", "play", "--url",
                              f"ws://127.0.0.1:{port}/ws"],
                             cwd=ROOT, capture_output=True, text=True, timeout=60)
