@@ -191,6 +191,9 @@ CHECKPOINT_SECONDS = 1.0
 WAL_LIMIT_BYTES = 16 * 1024 * 1024
 #: how long a restarting checkpoint waits for readers (the loop's commits wait behind it)
 CHECKPOINT_BUSY_MS = 200
+#: while a restart is wanted the loop commits at most this often, so the checkpoint
+#: finds the gaps between commits it needs (nothing is lost: commits are only later)
+QUIET_COMMIT_SECONDS = 0.01
 _ENCODE = msgspec.json.encode
 
 
@@ -212,6 +215,7 @@ class Database:
         self._reader_lock = threading.Lock()
         self._pending: list[_Job] = []
         self._flush_handle: asyncio.Handle | None = None
+        self._restart_wanted = threading.Event()  # the checkpoint thread asks for quiet
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpoints = threading.Event()
         self.commits = 0
@@ -293,7 +297,11 @@ class Database:
     def _enqueue(self, job: _Job) -> None:
         self._pending.append(job)
         if self._flush_handle is None:
-            self._flush_handle = asyncio.get_running_loop().call_soon(self._flush)
+            loop = asyncio.get_running_loop()
+            if self._restart_wanted.is_set():  # leave the writer idle a moment: see below
+                self._flush_handle = loop.call_later(QUIET_COMMIT_SECONDS, self._flush)
+            else:
+                self._flush_handle = loop.call_soon(self._flush)
 
     def _flush(self) -> None:
         self._flush_handle = None
@@ -346,9 +354,15 @@ class Database:
                     # RESTART holds off commits for the copy (a few ms per MB), so it runs
                     # only once the log is past its limit; PASSIVE never holds anyone up
                     mode = "RESTART" if size > WAL_LIMIT_BYTES else "PASSIVE"
+                    if mode == "RESTART":
+                        # under a steady stream of commits RESTART could wait forever
+                        # for a moment without a writer: ask the loop for gaps meanwhile
+                        self._restart_wanted.set()
                     conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
                 except sqlite3.Error as exc:
                     log.warning("store_checkpoint_failed", error=str(exc))
+                finally:
+                    self._restart_wanted.clear()
         finally:
             conn.close()
 
