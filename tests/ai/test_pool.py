@@ -204,7 +204,7 @@ def test_a_past_deadline_is_answered_by_the_fallback_without_computing(
 
 def test_a_deadline_that_passes_while_waiting_is_expired_in_time(random_policy_dir: Path) -> None:
     async def main() -> tuple[Decision, float, float, int]:
-        async with running_pool(random_policy_dir) as pool:
+        async with running_pool(random_policy_dir, batches_per_worker=1) as pool:
             busy = asyncio.ensure_future(pool.decide(request("test-sleepy")))
             await wait_until(lambda: pool.metrics.batches == 1)  # the only worker naps
             waiting = request("model", deadline_in=0.15)
@@ -217,6 +217,46 @@ def test_a_deadline_that_passes_while_waiting_is_expired_in_time(random_policy_d
     assert (decision.agent, decision.reason) == ("heuristic", "expired")
     assert answered <= deadline + 0.05
     assert rows == 1  # the expired request never went to a worker
+
+
+def test_the_next_batch_waits_in_the_worker_queue_while_one_computes(
+        random_policy_dir: Path) -> None:
+    async def main() -> tuple[int, int, Decision, Decision]:
+        async with running_pool(random_policy_dir) as pool:  # default: 2 batches per worker
+            busy = asyncio.ensure_future(pool.decide(request("test-sleepy")))
+            await wait_until(lambda: pool.metrics.batches == 1)
+            second = asyncio.ensure_future(pool.decide(request("model")))
+            await wait_until(lambda: pool.metrics.batches == 2)
+            waiting_then = pool.metrics.waiting
+            return pool.metrics.batches, waiting_then, await busy, await second
+
+    batches, waiting, busy, second = run(main)
+    assert (batches, waiting) == (2, 0)  # handed to the executor, not held in the buffer
+    assert (busy.agent, busy.reason) == ("test-sleepy", None)
+    assert (second.agent, second.reason) == ("model:default", None)
+
+
+def test_waiting_requests_are_each_answered_by_their_own_deadline(
+        random_policy_dir: Path) -> None:
+    async def main() -> list[tuple[float, float, Decision]]:
+        async with running_pool(random_policy_dir, batches_per_worker=1) as pool:
+            busy = asyncio.ensure_future(pool.decide(request("test-sleepy")))
+            await wait_until(lambda: pool.metrics.batches == 1)  # the only slot naps
+
+            async def one(deadline_in: float) -> tuple[float, float, Decision]:
+                asked = request("test-sleepy", deadline_in=deadline_in)
+                decision = await pool.decide(asked)
+                return time.monotonic(), asked.deadline, decision
+
+            answers = await asyncio.gather(*(one(d) for d in (0.2, 0.08, 0.14)))
+            await busy
+            return answers
+
+    answers = run(main)
+    assert {d.reason for *_, d in answers} == {"expired"}
+    assert all(answered <= deadline + 0.05 for answered, deadline, _ in answers)
+    by_answer = [deadline for _, deadline, _ in sorted(answers, key=lambda a: a[0])]
+    assert by_answer == sorted(by_answer)  # the earliest deadline is answered first
 
 
 def test_too_many_requests_in_flight_are_overloaded_at_once(random_policy_dir: Path) -> None:
@@ -238,7 +278,7 @@ def test_too_many_requests_in_flight_are_overloaded_at_once(random_policy_dir: P
 def test_a_queue_of_degrade_queue_batches_sends_later_requests_to_the_fallback(
         random_policy_dir: Path) -> None:
     async def main() -> list[Decision]:
-        async with running_pool(random_policy_dir, degrade_queue=2) as pool:
+        async with running_pool(random_policy_dir, degrade_queue=2, batches_per_worker=1) as pool:
             # a worker agent's batch is one request: the first runs, two wait, the rest degrade
             return await asyncio.gather(*(pool.decide(request("test-sleepy")) for _ in range(5)))
 
@@ -421,18 +461,20 @@ def test_with_the_default_bounds_a_queue_of_waiting_requests_trips_queue(
 
     async def main() -> list[Decision]:
         async with running_pool(random_policy_dir) as pool:  # default bounds, one worker
-            stuck = asyncio.ensure_future(pool.decide(request("test-stuck", deadline_in=1.0)))
-            await wait_until(lambda: pool.metrics.inflight == 1 and pool.metrics.waiting == 0)
+            slots = pool.settings.workers * pool.settings.batches_per_worker
+            stuck = [asyncio.ensure_future(pool.decide(request("test-stuck", deadline_in=1.0)))
+                     for _ in range(slots)]  # every batch slot of the worker is taken
+            await wait_until(lambda: pool.metrics.inflight == slots and pool.metrics.waiting == 0)
             waiting = [asyncio.ensure_future(pool.decide(request("model", deadline_in=1.0)))
                        for _ in range(limit)]
             await wait_until(lambda: pool.metrics.waiting == limit)
             refused = [await pool.decide(request("model")) for _ in range(2)]
-            return [*refused, *await asyncio.gather(*waiting), await stuck]
+            return [*refused, *await asyncio.gather(*waiting), *await asyncio.gather(*stuck)]
 
     decisions = run(main)
     assert [d.reason for d in decisions[:2]] == ["queue", "queue"]  # at once, not at 1 s
-    assert all(d.reason == "expired" for d in decisions[2:-1])  # they waited in line
-    assert decisions[-1].reason == "slow"
+    assert all(d.reason == "expired" for d in decisions[2:2 + limit])  # they waited in line
+    assert {d.reason for d in decisions[2 + limit:]} == {"slow"}
 
 
 def test_a_burst_of_fallbacks_is_spread_over_loop_turns_earliest_deadline_first() -> None:

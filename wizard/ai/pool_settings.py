@@ -32,6 +32,9 @@ class PoolSettings:
     degrade_queue: int = 0
     batch_window_ms: float = 1.0  # a batch waits at most this long for company (<= 2)
     max_batch: int = 32  # rows in one ONNX call
+    # batches handed to the executor per worker: with 2 the next one waits in the worker's
+    # queue while one computes, so the worker is not idle during the answer's round trip
+    batches_per_worker: int = 2
     models_dir: str | None = None  # None: `wizard.ai.policy.models_dir()`
     default_model: str = "default"  # the policy agent ``model`` means
     worker_agents: tuple[str, ...] = WORKER_AGENTS  # agent names decided in workers, one per task
@@ -53,6 +56,7 @@ class PoolSettings:
             (self.degrade_queue >= 0, "degrade_queue must be >= 0"),
             (0.0 <= self.batch_window_ms <= 2.0, "batch_window_ms must be within 0-2"),
             (self.max_batch >= 1, "max_batch must be >= 1"),
+            (self.batches_per_worker >= 1, "batches_per_worker must be >= 1"),
             (self.deadline_margin_ms >= 0.0, "deadline_margin_ms must be >= 0"),
             (0.0 < self.compute_average_weight <= 1.0, "compute_average_weight must be in (0, 1]"),
             (self.slow_probe_s > 0.0, "slow_probe_s must be > 0"),
