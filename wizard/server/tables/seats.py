@@ -11,7 +11,6 @@ ValueError: seat 0 is empty during a game
 
 from __future__ import annotations
 
-import asyncio
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -40,7 +39,6 @@ class Seat:
     level: BotLevel | None = None
     bot: BotSettings | None = None
     away: bool = False
-    grace: asyncio.TimerHandle | None = None
 
     @property
     def played_by_bot(self) -> bool:
@@ -65,12 +63,6 @@ class Seat:
             return SeatInfo(self.index, "bot", bot_name(self.level), bot_id(self.level),
                             self.level.value, True, False)
         return SeatInfo(self.index, "empty", None, None, None, False, False)
-
-    def cancel_grace(self) -> None:
-        """Stop this seat's grace timer, if one runs."""
-        if self.grace is not None:
-            self.grace.cancel()
-            self.grace = None
 
 
 class Seats(list[Seat]):

@@ -2,7 +2,8 @@
 
 All mutations of a table happen under its `asyncio.Lock`, on the event loop:
 one writer per table. The rules stay in the engine (`WizardGame`), the seats in
-`seats`, timing in `turns`, sending in `audience`, persistence in the store.
+`seats`, timing in `turns`, grace periods in `presence`, what each seat and
+spectator sees in `views`, sending in `audience`, persistence in the store.
 Every method a client can call raises `ProtocolError` (and changes nothing)
 when the request is refused.
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import enum
-import time
 from typing import Any
 
 import structlog
@@ -28,24 +28,19 @@ from wizard.engine import (
 )
 
 from ..net.connection import BadTransitionError, Connection
-from ..net.protocol import (
-    ChatMessage,
-    Clock,
-    ErrorCode,
-    ProtocolError,
-    TableClosed,
-    TableInfo,
-    Update,
-)
+from ..net.protocol import ChatMessage, ErrorCode, ProtocolError, TableClosed, TableInfo, Update
+from ..net.updates import EventView
 from ..settings import Settings
 from ..storage.visibility import new_game_id
 from .audience import Audience
 from .bots import draw_settings
 from .chat import ChatLog
 from .player import Player
+from .presence import Presence
 from .seats import Seat, SeatKind, Seats
 from .services import TableServices, new_table_id
 from .turns import Mover, TurnRunner, due_turn
+from .views import clock_view, update_events, update_view
 from .waiting import bot_record, player_record, seat_record, table_record
 
 log = structlog.get_logger(__name__)
@@ -94,6 +89,8 @@ class Table:
                                 metrics=services.metrics, bot_gate=services.bot_gate,
                                 ai_deadline_seconds=services.settings.ai_deadline_seconds,
                                 observe=self._observe, propose=self.propose)
+        self.presence = Presence(self.seats, services.settings.disconnect_grace_seconds,
+                                 self._grace_over)
         self.idle_since: float | None = None
         self.address: str | None = None  # the client address it was created from
         self.log = log.bind(table_id=self.table_id)
@@ -214,7 +211,7 @@ class Table:
                 await self.services.store.seats_changed(
                     self.table_id, [stand_in.record() if s is seat else s.record()
                                     for s in self.seats])
-                seat.kind, seat.player, seat.level, seat.away = SeatKind.BOT, None, level, False
+                seat.kind, seat.player, seat.level = SeatKind.BOT, None, level
                 seat.bot = stand_in.bot
             else:
                 others = [p for p in self.humans() if p is not player]
@@ -222,8 +219,8 @@ class Table:
                     await self._keep_waiting(seat, {"kind": "empty"},
                                              others[0] if self.host is player else self.host)
                 seat.kind, seat.player, seat.level, seat.bot = SeatKind.EMPTY, None, None, None
-                seat.away = False
-            seat.cancel_grace()
+            self.presence.cancel(seat)
+            seat.away = False
             player.tables.discard(self.table_id)
             self.log.info("player_left", player_id=player.player_id, seat=seat.index)
             if self.host is player:
@@ -276,10 +273,7 @@ class Table:
             self.spectators.add(connection)
             connection.spectating.add(self.table_id)
             self.services.changed(self)
-            connection.send(self.info())
-            if self.game is not None:
-                connection.send(self._update_for(None, []))
-            self._send_chat_backlog(connection)
+            self._resend(connection, None)
 
     def _stop_spectating(self, connection: Connection) -> None:
         self.spectators.discard(connection)
@@ -337,7 +331,7 @@ class Table:
                       bots=[s.bot.to_dict() if s.bot else None for s in self.seats])
         self._seats_changed()
         self._schedule()
-        self._send_update([e.to_dict() for e in game.start_events()])
+        self._send_update(update_events(game.start_events(), 0, Mover.PLAYER))
 
     async def act(self, player: Player, action: Action) -> None:
         """``player`` plays ``action``; raises `ProtocolError` with the engine's code if refused."""
@@ -384,17 +378,13 @@ class Table:
             events = game.apply_index(index)
         self.v, self.moves = seq, self.moves + 1
         self.services.metrics.actions.labels(by.value).inc()
-        event_dicts = [e.to_dict() for e in events]
-        if by.auto_reason is not None:
-            event_dicts.insert(0, {"type": "auto_played", "player": seat,
-                                   "reason": by.auto_reason})
         finished = any(isinstance(e, GameFinished) for e in events)
         if finished:
             self.status = TableStatus.FINISHED
             self.services.metrics.games_finished.inc()
             self.log.info("game_finished", game=self.games, v=self.v, scores=game.scores)
         self._schedule(trick_completed=any(isinstance(e, TrickCompleted) for e in events))
-        self._send_update(event_dicts)
+        self._send_update(update_events(events, seat, by))
         if finished:
             self._seats_changed()
 
@@ -423,15 +413,11 @@ class Table:
             seat = self.seat_of(player)
             if seat is None or self.status is TableStatus.CLOSED:
                 return
-            seat.cancel_grace()
-            was_away, seat.away = seat.away, False
+            was_away = self.presence.came_back(seat)
             self._seats_changed()
             if was_away and self.status is TableStatus.PLAYING:
                 self._schedule()
-            connection.send(self.info())
-            if self.game is not None:
-                connection.send(self._update_for(seat.index, []))
-            self._send_chat_backlog(connection)
+            self._resend(connection, seat.index)
 
     async def player_disconnected(self, player: Player) -> None:
         """A seated player's last connection closed: the grace period starts."""
@@ -440,23 +426,14 @@ class Table:
             if seat is None or self.status is TableStatus.CLOSED:
                 return
             self._seats_changed()
-            if self.status is TableStatus.PLAYING and seat.grace is None:
-                self._start_grace(seat, player)
+            if self.status is TableStatus.PLAYING:
+                self.presence.start_grace(seat)
 
-    def _start_grace(self, seat: Seat, player: Player) -> None:
-        seat.grace = asyncio.get_running_loop().call_later(
-            self.services.settings.disconnect_grace_seconds, self._grace_over, seat.index, player)
-
-    def _grace_over(self, seat_index: int, player: Player) -> None:
-        asyncio.get_running_loop().create_task(self._mark_away(seat_index, player))
-
-    async def _mark_away(self, seat_index: int, player: Player) -> None:
+    async def _grace_over(self, seat_index: int, player: Player) -> None:
         async with self.lock:
-            seat = self.seats[seat_index]
-            seat.grace = None
-            if seat.player is not player or player.connected or self.status is TableStatus.CLOSED:
+            if self.status is TableStatus.CLOSED or not self.presence.mark_away(
+                    self.seats[seat_index], player):
                 return
-            seat.away = True
             self.log.info("player_away", player_id=player.player_id, seat=seat_index)
             self._seats_changed()
             if self.status is TableStatus.PLAYING:
@@ -471,10 +448,7 @@ class Table:
             if seat is None and connection not in self.spectators:
                 raise ProtocolError(ErrorCode.NOT_SEATED,
                                     f"you neither sit at nor watch table {self.table_id}")
-            connection.send(self.info())
-            if self.game is not None:
-                connection.send(self._update_for(seat.index if seat else None, []))
-            self._send_chat_backlog(connection)
+            self._resend(connection, seat.index if seat else None)
 
     # --- what the audience hears ----------------------------------------------------------
 
@@ -487,21 +461,21 @@ class Table:
         if self.chat_log:
             to.send(self.chat_log.backlog(self.table_id))
 
-    def _clock(self) -> Clock | None:
-        clock = self.turns.clock
-        if clock is None:
-            return None
-        player, deadline = clock
-        return Clock(player, max(0, round((deadline - time.monotonic()) * 1000)))
-
-    def _update_for(self, seat: int | None, events: list[dict[str, Any]]) -> Update:
+    def _update_for(self, seat: int | None, events: list[EventView]) -> Update:
         """The current state for one seat (``None``: spectators); re-sends pass no events."""
         assert self.game is not None
-        observation = self.game.observation(seat).to_dict()
-        return Update(self.table_id, self.v, events, observation, self._clock())
+        return update_view(self.table_id, self.v, self.game, seat, events,
+                           clock_view(self.turns.clock))
 
-    def _send_update(self, events: list[dict[str, Any]]) -> None:
+    def _send_update(self, events: list[EventView]) -> None:
         self.audience.send_views(lambda seat: self._update_for(seat, events))
+
+    def _resend(self, connection: Connection, seat: int | None) -> None:
+        """Everything a (re)arriving connection needs: table, latest update, chat backlog."""
+        connection.send(self.info())
+        if self.game is not None:
+            connection.send(self._update_for(seat, []))
+        self._send_chat_backlog(connection)
 
     def _seats_changed(self) -> None:
         self.audience.send(self.info())
@@ -530,9 +504,8 @@ class Table:
 
     def resume(self) -> None:
         """After a restore: start every absent player's grace and the turn of whoever moves."""
-        for seat in self.seats:
-            if seat.player is not None and not seat.player.connected and self.is_playing:
-                self._start_grace(seat, seat.player)
+        if self.is_playing:
+            self.presence.start_absent()
         self._schedule()
 
     # --- closing --------------------------------------------------------------------------
@@ -540,8 +513,7 @@ class Table:
     def stop(self) -> None:
         """Stop the pending turn and every grace timer (shutdown: restored as they are)."""
         self.turns.cancel()
-        for seat in self.seats:
-            seat.cancel_grace()
+        self.presence.stop()
 
     def _close(self, reason: str) -> None:
         if self.status is TableStatus.CLOSED:
