@@ -45,6 +45,21 @@ class Seat:
         """A bot seat, or a person's seat a stand-in plays while they are away."""
         return self.kind is SeatKind.BOT or self.away
 
+    def sit(self, player: Player) -> None:
+        """``player`` takes this seat."""
+        self.kind, self.player, self.level, self.bot, self.away = (
+            SeatKind.PLAYER, player, None, None, False)
+
+    def give_to_bot(self, level: BotLevel, bot: BotSettings | None = None) -> None:
+        """A bot of ``level`` takes this seat (``bot``: its strength, drawn at game start)."""
+        self.kind, self.player, self.level, self.bot, self.away = (
+            SeatKind.BOT, None, level, bot, False)
+
+    def clear(self) -> None:
+        """Nobody sits here any more."""
+        self.kind, self.player, self.level, self.bot, self.away = (
+            SeatKind.EMPTY, None, None, None, False)
+
     def record(self) -> dict[str, Any]:
         """What the store keeps of this seat during a game (no token: it lives elsewhere)."""
         if self.kind is SeatKind.PLAYER and self.player is not None:
