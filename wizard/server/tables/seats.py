@@ -12,6 +12,7 @@ ValueError: seat 0 is empty during a game
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 from wizard.ai.levels import BotLevel, BotSettings
 
 from ..net.protocol import ErrorCode, ProtocolError, SeatInfo
-from .bots import bot_id, bot_name
+from .bots import bot_id, bot_name, draw_settings
 from .player import Player
 
 
@@ -128,9 +129,23 @@ class Seats(list[Seat]):
                 return seat
         raise ProtocolError(ErrorCode.TABLE_FULL, f"table {table_id} has no free seat")
 
-    def records(self) -> list[dict[str, Any]]:
-        """What the store keeps of the seats (`Seat.record` of each)."""
-        return [seat.record() for seat in self]
+    def records(self, instead: dict[int, Seat] | None = None) -> list[dict[str, Any]]:
+        """What the store keeps of the seats (`Seat.record` of each, or of its ``instead``)."""
+        instead = instead or {}
+        return [instead.get(seat.index, seat).record() for seat in self]
+
+    def require_full(self) -> None:
+        """Raises `ProtocolError` ``seats_open`` while a seat is empty (no game starts)."""
+        empty = [s.index for s in self if s.kind is SeatKind.EMPTY]
+        if empty:
+            raise ProtocolError(ErrorCode.SEATS_OPEN,
+                                f"seats {empty} are empty: fill them with players or bots")
+
+    def draw_bots(self, rng: random.Random) -> None:
+        """Draw each bot's strength and seed for a new game (`bots.draw_settings`)."""
+        for seat in self:
+            if seat.kind is SeatKind.BOT and seat.level is not None:
+                seat.bot = draw_settings(seat.level, rng)
 
 
 def restore_seats(records: Sequence[dict[str, Any]],

@@ -32,6 +32,7 @@ from ..settings import Settings
 from ..storage.visibility import new_game_id
 from .audience import Audience
 from .bots import draw_settings
+from .moves import store_then_apply
 from .player import Player
 from .presence import Presence
 from .seats import Seat, SeatKind, Seats
@@ -166,12 +167,12 @@ class Table:
                 return
             if self.status is TableStatus.PLAYING:
                 # a bot takes the seat: stored first, so a failed write leaves them seated
-                bot = draw_settings(BotLevel.MEDIUM, self.services.rng)
-                stand_in = Seat(seat.index, SeatKind.BOT, level=BotLevel.MEDIUM, bot=bot)
-                await self.services.store.seats_changed(
-                    self.table_id, [stand_in.record() if s is seat else s.record()
-                                    for s in self.seats])
-                seat.give_to_bot(BotLevel.MEDIUM, bot)
+                stand_in = Seat(seat.index)
+                stand_in.give_to_bot(BotLevel.MEDIUM)
+                stand_in.bot = draw_settings(BotLevel.MEDIUM, self.services.rng)
+                await self.services.store.seats_changed(self.table_id,
+                                                        self.seats.records({seat.index: stand_in}))
+                seat.give_to_bot(BotLevel.MEDIUM, stand_in.bot)
             else:
                 others = [p for p in self.humans() if p is not player]
                 if others:  # the last one leaving closes the table (and drops its record)
@@ -256,15 +257,9 @@ class Table:
             await self._start_game()
 
     async def _start_game(self) -> None:
-        empty = [s.index for s in self.seats if s.kind is SeatKind.EMPTY]
-        if empty:
-            raise ProtocolError(ErrorCode.SEATS_OPEN,
-                                f"seats {empty} are empty: fill them with players or bots")
-        rng = self.services.rng
-        for seat in self.seats:
-            if seat.kind is SeatKind.BOT and seat.level is not None:
-                seat.bot = draw_settings(seat.level, rng)
-        game = WizardGame(len(self.seats), self.options, rng=rng)
+        self.seats.require_full()
+        self.seats.draw_bots(self.services.rng)
+        game = WizardGame(len(self.seats), self.options, rng=self.services.rng)
         # the game exists once the store has it: seed, seats and bot settings first
         await self.services.store.game_started(
             self.table_id, new_game_id(self.table_id, self.games + 1, private=self.private),
@@ -313,20 +308,9 @@ class Table:
             index = game.check(seat, action)  # the one legality check on the way
         except IllegalActionError as exc:
             raise ProtocolError(ErrorCode(exc.code), str(exc)) from None
-        seq = self.v + 1
-        store = self.services.store
-        if game.round_number == game.total_rounds:
-            # the last round: the move that ends the game is stored with the result in one
-            # commit, so it is tried on a copy that becomes the game once stored
-            trial = game.clone()
-            events = trial.apply_index(index)
-            result = (trial.scores, trial.winners()) if trial.is_finished else None
-            await store.append(self.table_id, seq, seat, action.to_dict(), finish=result)
-            self.game = game = trial
-        else:
-            await store.append(self.table_id, seq, seat, action.to_dict())
-            events = game.apply_index(index)
-        self.v, self.moves = seq, self.moves + 1
+        game, events = await store_then_apply(self.services.store, self.table_id, self.v + 1,
+                                              game, seat, action, index)
+        self.game, self.v, self.moves = game, self.v + 1, self.moves + 1
         self.services.metrics.actions.labels(by.value).inc()
         finished = any(isinstance(e, GameFinished) for e in events)
         if finished:
