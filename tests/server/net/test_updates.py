@@ -17,7 +17,7 @@ from wizard.server.net.updates import ACTION_VIEWS, CARD_VIEWS, event_view, obse
 to_json = msgspec.json.encode
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(players=st.integers(3, 6), seed=st.integers(0, 2**32 - 1),
        hidden_bids=st.booleans(), dealer_chooses=st.booleans())
 def test_every_view_of_a_game_encodes_as_its_to_dict(players: int, seed: int, hidden_bids: bool,
