@@ -233,7 +233,7 @@ FIELDS: tuple[Field, ...] = (
           "(`overloaded`)"),
     Field("ai_degrade_queue", "WIZARD_AI_DEGRADE_QUEUE", "--ai-degrade-queue", int,
           "decisions waiting for a pool worker past which the heuristic answers (`queue`); "
-          "0 = half of the in-flight limit"),
+          "0 = half of the in-flight limit, at least one batch (`--ai-max-batch`)"),
     Field("ai_batch_window_ms", "WIZARD_AI_BATCH_WINDOW_MS", "--ai-batch-window-ms", float,
           "milliseconds a model batch waits for more requests (0-2)"),
     Field("ai_max_batch", "WIZARD_AI_MAX_BATCH", "--ai-max-batch", int,

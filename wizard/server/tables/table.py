@@ -167,12 +167,11 @@ class Table:
                 return
             if self.status is TableStatus.PLAYING:
                 # a bot takes the seat: stored first, so a failed write leaves them seated
-                stand_in = Seat(seat.index)
-                stand_in.give_to_bot(BotLevel.MEDIUM)
-                stand_in.bot = draw_settings(BotLevel.MEDIUM, self.services.rng)
+                bot = draw_settings(BotLevel.MEDIUM, self.services.rng)
+                stand_in = Seat(seat.index, SeatKind.BOT, level=BotLevel.MEDIUM, bot=bot)
                 await self.services.store.seats_changed(self.table_id,
                                                         self.seats.records({seat.index: stand_in}))
-                seat.give_to_bot(BotLevel.MEDIUM, stand_in.bot)
+                seat.give_to_bot(BotLevel.MEDIUM, bot)
             else:
                 others = [p for p in self.humans() if p is not player]
                 if others:  # the last one leaving closes the table (and drops its record)
