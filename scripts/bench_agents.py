@@ -10,28 +10,13 @@ encode_observation observations/s, encode_batch observations/s (batches of 256).
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import time
 from collections.abc import Callable
 
 from wizard.ai.agents import HeuristicAgent
 from wizard.ai.encoding import encode_batch, encode_observation
-from wizard.engine import Observation, WizardGame
-
-
-def positions(count: int, seed: int = 1) -> list[Observation]:
-    out: list[Observation] = []
-    rng = random.Random(seed)
-    while len(out) < count:
-        game = WizardGame(4, seed=rng.getrandbits(32))
-        while not game.is_finished and len(out) < count:
-            player = game.current_player
-            assert player is not None
-            obs = game.observation(player)
-            out.append(obs)
-            game.apply(player, rng.choice(obs.legal_actions))
-    return out
+from wizard.ai.positions import positions
 
 
 def rate(fn: Callable[[], int]) -> float:

@@ -23,7 +23,6 @@ beside the heuristic's figures on the same positions in the same run.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import time
 from collections.abc import Callable
@@ -34,24 +33,10 @@ import numpy as np
 from wizard.ai.agents import Agent, HeuristicAgent, make_agent
 from wizard.ai.encoding import ActionSpace, encode_batch
 from wizard.ai.policy import OnnxPolicy, models_dir
-from wizard.engine import GameOptions, Observation, WizardGame
+from wizard.ai.positions import positions
+from wizard.engine import Observation
 
 BATCHES = (1, 8, 32, 128)
-
-
-def positions(count: int, seed: int = 1) -> list[Observation]:
-    """Decisions of random games of 3–6 players (bids, cards and trump choices)."""
-    out: list[Observation] = []
-    rng = random.Random(seed)
-    while len(out) < count:
-        game = WizardGame(rng.choice((3, 4, 5, 6)), seed=rng.getrandbits(32))
-        while not game.is_finished and len(out) < count:
-            player = game.current_player
-            assert player is not None
-            obs = game.observation(player)
-            out.append(obs)
-            game.apply(player, rng.choice(obs.legal_actions))
-    return out
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -61,7 +46,7 @@ def _percentile(values: list[float], q: float) -> float:
 def bench_policy(model: Path, repeats: int) -> list[str]:
     """Latency and throughput of the policy at each batch size, beside raw onnxruntime."""
     policy = OnnxPolicy(model, threads=1)
-    observations = positions(2048)
+    observations = positions(2048, players=(3, 4, 5, 6))
     lines = []
     for batch in BATCHES:
         groups = [observations[i:i + batch] for i in range(0, len(observations), batch)]
@@ -112,20 +97,8 @@ def bench_selfplay(repeats: int, envs: int = 64, steps: int = 200) -> list[str]:
 
 def heuristic_positions(count: int, seed: int = 1, num_players: int = 4) -> list[Observation]:
     """Observations of the seat to move in heuristic games (all options drawn at random)."""
-    out: list[Observation] = []
-    rng = random.Random(seed)
-    agent = HeuristicAgent()
-    while len(out) < count:
-        options = GameOptions(hidden_bids=rng.random() < 0.5,
-                              wizard_trump_dealer_chooses=rng.random() < 0.5)
-        game = WizardGame(num_players, options, seed=rng.getrandbits(32))
-        while not game.is_finished and len(out) < count:
-            player = game.current_player
-            assert player is not None
-            obs = game.observation(player)
-            out.append(obs)
-            game.apply(player, agent.act(obs))
-    return out
+    return positions(count, seed, players=(num_players,), play=HeuristicAgent().act,
+                     random_options=True)
 
 
 def latencies_ms(agent: Agent, observations: list[Observation],

@@ -105,3 +105,50 @@ def test_the_pools_bounds_are_settings_of_the_one_table() -> None:
         Settings.from_env({"WIZARD_AI_MAX_INFLIGHT": "8", "WIZARD_AI_DEGRADE_QUEUE": "8"})
     with pytest.raises(ValueError, match="ai_batch_window_ms"):
         Settings(ai_batch_window_ms=5.0)
+
+
+def test_the_analysis_bounds_are_settings_of_the_one_table() -> None:
+    from wizard.server.analysis.jobs import AnalysisSettings
+    env = {"WIZARD_ANALYSIS_QUEUE": "3", "WIZARD_ANALYSIS_PER_PLAYER": "2",
+           "WIZARD_ANALYSIS_WORLDS": "4", "WIZARD_ANALYSIS_SECONDS": "60",
+           "WIZARD_ANALYSIS_SLICE_SECONDS": "0.1"}
+    bounds = AnalysisSettings.of(Settings.from_env(env, {"analysis_worlds": 6}))
+    assert (bounds.max_queue, bounds.per_player, bounds.worlds, bounds.max_seconds,
+            bounds.slice_seconds) == (3, 2, 6, 60.0, 0.1)
+    assert AnalysisSettings.of(Settings()) == AnalysisSettings()  # one set of defaults
+    args = _serve_args(["--analysis-queue", "0", "--analysis-slice-seconds", "0.5"])
+    assert (args.analysis_queue, args.analysis_slice_seconds) == (0, 0.5)
+    with pytest.raises(ValueError, match="WIZARD_ANALYSIS_SECONDS"):
+        Settings.from_env({"WIZARD_ANALYSIS_SECONDS": "long"})
+    for name, value in (("analysis_queue", -1), ("analysis_per_player", 0),
+                        ("analysis_worlds", 0), ("analysis_seconds", 0.0),
+                        ("analysis_slice_seconds", 0.0)):
+        with pytest.raises(ValueError, match=name):
+            Settings(**{name: value})
+
+
+def _serve_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    return parser.parse_args(["serve", *argv])
+
+
+def test_the_operations_guide_has_one_row_per_setting_with_its_default() -> None:
+    from pathlib import Path
+
+    guide = (Path(__file__).parents[2] / "docs" / "operations.md").read_text()
+    rows = {line.split("|")[1].strip(" `"): [cell.strip(" `") for cell in line.split("|")[2:4]]
+            for line in guide.splitlines() if line.startswith("| `WIZARD_")}
+    defaults = Settings()
+    for field in FIELDS:
+        assert field.env in rows, f"{field.env} is not in the settings table"
+        flag, default = rows[field.env]
+        assert flag == field.flag, field.env
+        value = getattr(defaults, field.name)
+        if field.name == "ai_workers":  # depends on the machine
+            assert default == "CPU count − 1 (≥ 1)"
+        elif value in ((), ""):
+            assert default == ("(none)" if value == () else "(empty)"), field.env
+        else:
+            shown = ",".join(value) if isinstance(value, tuple) else str(value)
+            assert default == shown, field.env

@@ -8,7 +8,7 @@ in `wizard.client` (and `wizard.play`, `wizard.loadtest`) takes the structs from
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -19,6 +19,7 @@ from wizard.server.net.protocol import (
     AddBot,
     ChatMessage,
     ClientMessage,
+    Clock,
     CreateTable,
     Error,
     Hello,
@@ -39,11 +40,27 @@ from wizard.server.net.protocol import (
     TableClosed,
     TableInfo,
     Tables,
-    Update,
     Welcome,
 )
 
 M = TypeVar("M", bound=ServerMessage)
+
+
+class Update(ServerMessage, tag="update", frozen=True):
+    """An ``update`` as the client reads it: observation and events as JSON objects.
+
+    The server builds typed structs (`wizard.server.net.updates`); the client reads
+    them as plain objects, so it acts on ``legal_actions`` and ``phase`` and hands the
+    rest on (`Observation.from_dict` parses the engine's view from it) without
+    refusing a field it does not know.
+    """
+
+    table_id: str
+    v: int
+    events: list[dict[str, Any]]
+    observation: dict[str, Any]
+    clock: Clock | None
+
 
 AnyServerMessage = (
     Ack | Error | Welcome | TableInfo | Tables | Update | ChatMessage | Pong | TableClosed

@@ -64,7 +64,7 @@ class ServerState:
                                          bot_gate=BotGate(settings.bot_moves_per_turn),
                                          clock=clock))
         self.dispatcher = Dispatcher(self.lobby, settings, self.metrics)
-        self.analysis = AnalysisService(store, make_runner(decider), AnalysisSettings.from_env())
+        self.analysis = AnalysisService(store, make_runner(decider), AnalysisSettings.of(settings))
         self.dispatcher.handlers[Analyse] = self.analysis.handle
         self.metrics.callback("wizard_analysis_jobs", "Game analyses: queued, running "
                               "now; completed, failed since start.", ("state",),

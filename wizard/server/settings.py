@@ -127,6 +127,11 @@ class Settings:
     http_header_timeout_seconds: float = 10.0
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
     player_retention_days: float = 30.0
+    analysis_queue: int = 8
+    analysis_per_player: int = 1
+    analysis_worlds: int = 32
+    analysis_seconds: float = 300.0
+    analysis_slice_seconds: float = 0.05
 
     def __post_init__(self) -> None:
         checks = [
@@ -167,6 +172,11 @@ class Settings:
             (self.max_tables_per_address >= 1, "max_tables_per_address must be >= 1"),
             (self.http_header_timeout_seconds > 0, "http_header_timeout_seconds must be > 0"),
             (self.player_retention_days > 0, "player_retention_days must be > 0"),
+            (self.analysis_queue >= 0, "analysis_queue must be >= 0"),
+            (self.analysis_per_player >= 1, "analysis_per_player must be >= 1"),
+            (self.analysis_worlds >= 1, "analysis_worlds must be >= 1"),
+            (self.analysis_seconds > 0, "analysis_seconds must be > 0"),
+            (self.analysis_slice_seconds > 0, "analysis_slice_seconds must be > 0"),
         ]
         for ok, message in checks:
             if not ok:
@@ -223,7 +233,7 @@ FIELDS: tuple[Field, ...] = (
           "(`overloaded`)"),
     Field("ai_degrade_queue", "WIZARD_AI_DEGRADE_QUEUE", "--ai-degrade-queue", int,
           "decisions waiting for a pool worker past which the heuristic answers (`queue`); "
-          "0 = half of the in-flight limit"),
+          "0 = half of the in-flight limit, at least one batch (`--ai-max-batch`)"),
     Field("ai_batch_window_ms", "WIZARD_AI_BATCH_WINDOW_MS", "--ai-batch-window-ms", float,
           "milliseconds a model batch waits for more requests (0-2)"),
     Field("ai_max_batch", "WIZARD_AI_MAX_BATCH", "--ai-max-batch", int,
@@ -306,6 +316,18 @@ FIELDS: tuple[Field, ...] = (
     Field("player_retention_days", "WIZARD_PLAYER_RETENTION_DAYS", "--player-retention-days",
           float, "days a player who sits in no stored game is remembered after their last "
           "hello (then their token is forgotten)"),
+    Field("analysis_queue", "WIZARD_ANALYSIS_QUEUE", "--analysis-queue", int,
+          "game analyses waiting for a worker; one more is refused with `error analysis_busy`"),
+    Field("analysis_per_player", "WIZARD_ANALYSIS_PER_PLAYER", "--analysis-per-player", int,
+          "game analyses one player may have queued or running (`error analysis_limit`)"),
+    Field("analysis_worlds", "WIZARD_ANALYSIS_WORLDS", "--analysis-worlds", int,
+          "sampled worlds per decision of an analysis (two sets: the master chooses on one, "
+          "both choices are valued on the other)"),
+    Field("analysis_seconds", "WIZARD_ANALYSIS_SECONDS", "--analysis-seconds", float,
+          "an analysis running longer fails (`analysis_progress` `failed`)"),
+    Field("analysis_slice_seconds", "WIZARD_ANALYSIS_SLICE_SECONDS", "--analysis-slice-seconds",
+          float, "an analysis runs in slices of about this long (at least one decision), so a "
+          "live bot decision waits at most one slice"),
 )
 
 assert {f.name for f in FIELDS} == set(Settings.__dataclass_fields__), "FIELDS out of date"

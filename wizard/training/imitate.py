@@ -18,14 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
 from tqdm import tqdm
 
-from .policy import NetPolicy, load_checkpoint, read_checkpoint, save_checkpoint
+from .policy import NetPolicy
 from .progress import append_metrics, evaluate_against_heuristics, plot_learning_curve
+from .runs import open_run, save_run
 from .teacher import ROW_KEYS, Rows, TeacherConfig, iter_teacher_chunks
-
-CHECKPOINT_DIR = "checkpoint"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,23 +84,15 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
     Raises `CheckpointError` when ``resume`` finds no usable checkpoint and
     `ValueError` when ``out`` already holds a run and ``resume`` is not set.
     """
-    out.mkdir(parents=True, exist_ok=True)
-    checkpoint = out / CHECKPOINT_DIR
-    torch.set_num_threads(1)
-    done = 0
-    history: list[dict[str, Any]] = []
-    if resume:
-        record = read_checkpoint(checkpoint)
-        policy = load_checkpoint(checkpoint)
-        assert isinstance(policy, NetPolicy)
-        done = int(record["meta"].get("games", 0))
-        history = list(record["meta"].get("training", []))
-        if done >= config.games:  # already complete: nothing to add to its history
-            return checkpoint
-    else:
-        if checkpoint.exists():
-            raise ValueError(f"{out} already holds a run; pass --resume or another --out")
+    run = open_run(out, resume=resume)
+    checkpoint, done = run.checkpoint, run.done
+    if run.policy is None:
         policy = NetPolicy(hidden=config.hidden, lr=config.lr, seed=config.seed)
+    elif done >= config.games:  # already complete: nothing to add to its history
+        return checkpoint
+    else:
+        assert isinstance(run.policy, NetPolicy)
+        policy = run.policy
     teacher = TeacherConfig(config.teacher, config.explore_bids, config.keep_plays)
     buffer = ReplayBuffer(config.buffer_rows)
     rng = np.random.default_rng(config.seed + done)
@@ -144,15 +134,9 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
                         agree=record.get("agreement"), margin=evaluation.get("margin"))
         if total // config.checkpoint_every > last_checkpoint or total == config.games:
             last_checkpoint = total // config.checkpoint_every
-            _save(policy, checkpoint, total, history, session, started, evaluation)
+            save_run(policy, run, total, session, started, evaluation)
     bar.close()
-    _save(policy, checkpoint, max(done, config.games), history, session, started, evaluation)
+    save_run(policy, run, max(done, config.games), session, started, evaluation)
     plot_learning_curve(out, f"imitation of {config.teacher}")
     return checkpoint
 
-
-def _save(policy: NetPolicy, checkpoint: Path, games: int, history: list[dict[str, Any]],
-          session: dict[str, Any], started: float, evaluation: dict[str, Any]) -> None:
-    entry = {**session, "ended_at_games": games, "seconds": round(time.time() - started, 1)}
-    save_checkpoint(policy, checkpoint, {"games": games, "training": [*history, entry],
-                                         "evaluation": evaluation})

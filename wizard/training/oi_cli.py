@@ -4,33 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
+from .cli_args import command_line, int_list
 
-def _players(text: str) -> tuple[int, ...]:
-    try:
-        values = tuple(int(part) for part in text.split(",") if part.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"players must be numbers 3-6 like 3,4,5,6, got {text!r}") from None
-    if not values or any(not 3 <= v <= 6 for v in values):
-        raise argparse.ArgumentTypeError(f"players must be numbers 3-6 like 3,4,5,6, got {text!r}")
-    return values
-
-
-def _hidden(text: str) -> tuple[int, ...]:
-    try:
-        values = tuple(int(part) for part in text.split(",") if part.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"hidden must be layer sizes like 64,32, got {text!r}") from None
-    if not values or any(v < 1 for v in values):
-        raise argparse.ArgumentTypeError(f"hidden must be positive layer sizes, got {text!r}")
-    return values
+_players = int_list("players", "3,4,5,6", 3, 6)
+_hidden = int_list("hidden layer sizes", "64,32", 1)
 
 
 def register(trainers: Any) -> None:
@@ -84,9 +66,8 @@ def run_train_oi(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"wizard train oi: {exc}", file=sys.stderr)
         return 2
-    command = "wizard " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
-        if sys.argv[1:2] == ["train"] else "wizard train oi"
-    summary = train_oi(config, args.out, command=command, progress=not args.quiet)
+    summary = train_oi(config, args.out, command=command_line("wizard train oi"),
+                       progress=not args.quiet)
     print(json.dumps({"heldout": summary["heldout"],
                       "max_calibration_gap": summary["max_calibration_gap"],
                       "duration_s": summary["duration_s"]}, indent=2))

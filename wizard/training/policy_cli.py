@@ -7,24 +7,17 @@ The handlers import their trainer (and so torch) only when they run, so
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .cli_args import command_line, int_list
 
-def _hidden(text: str) -> tuple[int, ...]:
-    try:
-        sizes = tuple(int(part) for part in text.split(",") if part.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"hidden sizes are comma-separated ints, got {text!r}") from None
-    if not sizes or min(sizes) <= 0:
-        raise argparse.ArgumentTypeError(f"hidden sizes must be positive, got {text!r}")
-    return sizes
+_hidden = int_list("hidden sizes", "256,256", 1)
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _common(parser: argparse.ArgumentParser, workers_help: str) -> None:
     parser.add_argument("--out", type=Path, required=True,
                         help="run directory: checkpoint/, metrics.jsonl, learning_curve.png")
     parser.add_argument("--resume", action="store_true",
@@ -35,6 +28,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eval-every", type=int, default=5000,
                         help="games between duplicate evaluations against 3 heuristics")
     parser.add_argument("--eval-games", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=1, help=workers_help)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -44,9 +38,7 @@ def register(trainers: Any) -> None:
         "imitate", help="stage (a): imitate a teacher agent; the tricks head learns bid outcomes",
         description="Imitation of a teacher (any agent name) over games played in worker "
                     "processes; bids by expected score from the tricks head.")
-    _common(imitate)
-    imitate.add_argument("--workers", type=int, default=1,
-                         help="processes that play the teacher's games and the evaluations")
+    _common(imitate, "processes that play the teacher's games and the evaluations")
     imitate.add_argument("--teacher", default="heuristic", help="agent name (make_agent)")
     imitate.add_argument("--hidden", type=_hidden, default=(256, 256),
                          help="hidden layer sizes, e.g. 256,256")
@@ -64,12 +56,10 @@ def register(trainers: Any) -> None:
         description="PPO over VectorWizardEnv: many games stepped together, one batched "
                     "forward pass per step, opponents a mixture of the policy itself, "
                     "earlier checkpoints and the heuristic; reward the Wizard score per round.")
-    _common(ppo)
+    _common(ppo, "processes of the periodic evaluation (self-play steps its games together "
+                 "in one process, one batched forward pass per step)")
     ppo.add_argument("--init", type=Path, default=None,
                      help="checkpoint to start from (e.g. the imitation run's checkpoint)")
-    ppo.add_argument("--workers", type=int, default=1,
-                     help="processes of the periodic evaluation (self-play steps its games "
-                          "together in one process, one batched forward pass per step)")
     ppo.add_argument("--envs", type=int, default=64, help="games stepped together")
     ppo.add_argument("--rollout", type=int, default=64, help="decisions per game per update")
     ppo.add_argument("--epochs", type=int, default=3, help="PPO epochs per rollout")
@@ -84,13 +74,21 @@ def register(trainers: Any) -> None:
     ppo.set_defaults(handler=run_ppo)
 
 
-def _command() -> str:
-    return "wizard " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+def _run(stage: str, train: Callable[[], Path]) -> int:
+    """Run a stage; a `CheckpointError` or `ValueError` becomes exit status 2 and its message."""
+    from .policy import CheckpointError
+
+    try:
+        checkpoint = train()
+    except (CheckpointError, ValueError) as exc:
+        print(f"wizard train {stage}: {exc}", file=sys.stderr)
+        return 2
+    print(f"checkpoint: {checkpoint}")
+    return 0
 
 
 def run_imitate(args: argparse.Namespace) -> int:
     from .imitate import ImitationConfig, train_imitation
-    from .policy import CheckpointError
 
     config = ImitationConfig(
         games=args.games, teacher=args.teacher, hidden=args.hidden,
@@ -98,18 +96,12 @@ def run_imitate(args: argparse.Namespace) -> int:
         explore_bids=args.explore_bids, keep_plays=args.keep_plays,
         eval_every=args.eval_every, eval_games=args.eval_games, workers=args.workers,
         seed=args.seed)
-    try:
-        checkpoint = train_imitation(args.out, config, resume=args.resume, command=_command(),
-                                     progress=not args.quiet)
-    except (CheckpointError, ValueError) as exc:
-        print(f"wizard train imitate: {exc}", file=sys.stderr)
-        return 2
-    print(f"checkpoint: {checkpoint}")
-    return 0
+    return _run("imitate", lambda: train_imitation(
+        args.out, config, resume=args.resume, command=command_line("wizard train imitate"),
+        progress=not args.quiet))
 
 
 def run_ppo(args: argparse.Namespace) -> int:
-    from .policy import CheckpointError
     from .ppo import PpoConfig, train_ppo
 
     config = PpoConfig(
@@ -118,11 +110,6 @@ def run_ppo(args: argparse.Namespace) -> int:
         heuristic_share=args.heuristic_share, past_share=args.past_share,
         bid_temperature=args.bid_temperature, eval_every=args.eval_every,
         eval_games=args.eval_games, workers=args.workers, seed=args.seed)
-    try:
-        checkpoint = train_ppo(args.out, config, init=args.init, resume=args.resume,
-                               command=_command(), progress=not args.quiet)
-    except (CheckpointError, ValueError) as exc:
-        print(f"wizard train ppo: {exc}", file=sys.stderr)
-        return 2
-    print(f"checkpoint: {checkpoint}")
-    return 0
+    return _run("ppo", lambda: train_ppo(
+        args.out, config, init=args.init, resume=args.resume,
+        command=command_line("wizard train ppo"), progress=not args.quiet))

@@ -34,10 +34,10 @@ from wizard.ai.policy import with_bid
 from wizard.engine import action_index
 
 from .env import VectorWizardEnv
-from .policy import NetPolicy, load_checkpoint, read_checkpoint, save_checkpoint
+from .policy import NetPolicy, load_checkpoint, read_checkpoint
 from .progress import append_metrics, evaluate_against_heuristics, plot_learning_curve
+from .runs import history_of, open_run, save_run
 
-CHECKPOINT_DIR = "checkpoint"
 LEARNER, PAST, HEURISTIC = 0, 1, 2
 
 
@@ -152,24 +152,15 @@ def train_ppo(out: Path, config: PpoConfig, *, init: Path | None = None, resume:
     Raises `CheckpointError` for an unusable ``init`` or resume checkpoint and
     `ValueError` when ``out`` already holds a run and ``resume`` is not set.
     """
-    out.mkdir(parents=True, exist_ok=True)
-    checkpoint = out / CHECKPOINT_DIR
-    torch.set_num_threads(1)
-    done = 0
-    history: list[dict[str, Any]] = []
-    if resume:
-        record = read_checkpoint(checkpoint)
-        loaded = load_checkpoint(checkpoint)
-        done = int(record["meta"].get("games", 0))
-        history = list(record["meta"].get("training", []))
+    run = open_run(out, resume=resume)
+    checkpoint, done = run.checkpoint, run.done
+    if run.policy is not None:
         if done >= config.games:  # already complete: nothing to add to its history
             return checkpoint
-    elif checkpoint.exists():
-        raise ValueError(f"{out} already holds a run; pass --resume or another --out")
+        loaded = run.policy
     elif init is not None:
-        record = read_checkpoint(init)
+        run.history = history_of(read_checkpoint(init))
         loaded = load_checkpoint(init)
-        history = list(record["meta"].get("training", []))
     else:
         loaded = NetPolicy(seed=config.seed)
     if not isinstance(loaded, NetPolicy):
@@ -273,15 +264,9 @@ def train_ppo(out: Path, config: PpoConfig, *, init: Path | None = None, resume:
                         margin=evaluation.get("margin"))
         if total // config.checkpoint_every > last_checkpoint or total >= config.games:
             last_checkpoint = total // config.checkpoint_every
-            _save(policy, checkpoint, total, history, session, started, evaluation)
+            save_run(policy, run, total, session, started, evaluation)
     bar.close()
-    _save(policy, checkpoint, total, history, session, started, evaluation)
+    save_run(policy, run, total, session, started, evaluation)
     plot_learning_curve(out, "PPO self-play")
     return checkpoint
 
-
-def _save(policy: NetPolicy, checkpoint: Path, games: int, history: list[dict[str, Any]],
-          session: dict[str, Any], started: float, evaluation: dict[str, Any]) -> None:
-    entry = {**session, "ended_at_games": games, "seconds": round(time.time() - started, 1)}
-    save_checkpoint(policy, checkpoint, {"games": games, "training": [*history, entry],
-                                         "evaluation": evaluation})

@@ -42,6 +42,7 @@ from wizard.ai.pool import InferencePool
 
 from ..net.connection import Connection
 from ..net.protocol import Analyse, Analysis, AnalysisProgress, ErrorCode, ProtocolError
+from ..settings import Settings
 from ..storage.analyses import AnalysisStore
 from ..storage.history import _error, _json, game_record
 from ..storage.store import STATUS_FINISHED, SqliteStore
@@ -52,25 +53,18 @@ PROGRESS_EVERY_S = 0.2  # progress messages to one job's watchers at most this o
 WAITING_AFTER_S = 1.0  # a slice not started after this long: "waiting" (live games first)
 THRESHOLDS = {"mistake": MISTAKE, "blunder": BLUNDER}
 BACKGROUND_NICE = 19  # CPU niceness of the process that runs the slices
-
-ENV_VARIABLES: dict[str, tuple[str, type]] = {
-    "max_queue": ("WIZARD_ANALYSIS_QUEUE", int),
-    "per_player": ("WIZARD_ANALYSIS_PER_PLAYER", int),
-    "worlds": ("WIZARD_ANALYSIS_WORLDS", int),
-    "max_seconds": ("WIZARD_ANALYSIS_SECONDS", float),
-    "slice_seconds": ("WIZARD_ANALYSIS_SLICE_SECONDS", float),
-}
+_DEFAULTS = Settings()  # the one place the defaults live
 
 
 @dataclass(frozen=True, slots=True)
 class AnalysisSettings:
-    """Bounds of the analysis jobs; `from_env` reads the ``WIZARD_ANALYSIS_*`` variables."""
+    """Bounds of the analysis jobs: the ``analysis_*`` fields of the server's `Settings`."""
 
-    max_queue: int = 8  # jobs waiting for a worker; one more -> analysis_busy
-    per_player: int = 1  # jobs queued or running per player; one more -> analysis_limit
-    worlds: int = 32  # sampled worlds per decision (the per-game budget with max_seconds)
-    max_seconds: float = 300.0  # a job running longer fails
-    slice_seconds: float = 0.05  # one slice of a job in a worker: about this long
+    max_queue: int = _DEFAULTS.analysis_queue  # jobs waiting; one more -> analysis_busy
+    per_player: int = _DEFAULTS.analysis_per_player  # queued or running per player
+    worlds: int = _DEFAULTS.analysis_worlds  # sampled worlds per decision
+    max_seconds: float = _DEFAULTS.analysis_seconds  # a job running longer fails
+    slice_seconds: float = _DEFAULTS.analysis_slice_seconds  # one slice in a worker
     concurrency: int = 0  # jobs running at once; 0: one per pool worker
 
     def __post_init__(self) -> None:
@@ -82,17 +76,18 @@ class AnalysisSettings:
         AnalysisBudget(self.worlds, self.max_seconds)  # raises for a bad budget
 
     @staticmethod
+    def of(settings: Settings) -> AnalysisSettings:
+        """The analysis bounds of ``settings`` (``WIZARD_ANALYSIS_*``, ``--analysis-*``)."""
+        return AnalysisSettings(max_queue=settings.analysis_queue,
+                                per_player=settings.analysis_per_player,
+                                worlds=settings.analysis_worlds,
+                                max_seconds=settings.analysis_seconds,
+                                slice_seconds=settings.analysis_slice_seconds)
+
+    @staticmethod
     def from_env(environ: Mapping[str, str] = os.environ) -> AnalysisSettings:
-        """Raises `ValueError` naming a bad variable."""
-        values: dict[str, Any] = {}
-        for name, (variable, parse) in ENV_VARIABLES.items():
-            raw = environ.get(variable)
-            if raw:
-                try:
-                    values[name] = parse(raw)
-                except ValueError:
-                    raise ValueError(f"{variable} must be a number, got {raw!r}") from None
-        return AnalysisSettings(**values)
+        """The bounds `Settings.from_env` reads; raises `ValueError` naming a bad variable."""
+        return AnalysisSettings.of(Settings.from_env(environ))
 
 
 class SliceRunner(Protocol):

@@ -18,6 +18,8 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from .updates import EventView, ObservationView, Options
+
 # --- error codes -------------------------------------------------------------------------
 
 
@@ -103,14 +105,6 @@ class ListTables(ClientMessage, tag="list_tables", kw_only=True, frozen=True):
 
     offset: PageOffset = 0
     limit: PageLimit = PAGE_DEFAULT
-
-
-class Options(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
-    """The engine's `GameOptions`, as the client sends them."""
-
-    hidden_bids: bool = False
-    forbid_even_bids: bool = True
-    wizard_trump_dealer_chooses: bool = False
 
 
 class CreateTable(ClientMessage, tag="create_table", kw_only=True, frozen=True):
@@ -291,10 +285,12 @@ class Clock(msgspec.Struct, frozen=True):
 
 
 class Update(ServerMessage, tag="update", frozen=True):
+    """A table's state for one seat (or the spectators) and the events that led to it."""
+
     table_id: str
     v: int
-    events: list[dict[str, Any]]
-    observation: dict[str, Any]
+    events: list[EventView]
+    observation: ObservationView
     clock: Clock | None
 
 

@@ -23,6 +23,19 @@ class Audience:
         self.seats = seats
         self.spectators: set[Connection] = set()
 
+    def watch(self, connection: Connection, table_id: str) -> None:
+        """``connection`` spectates table ``table_id`` (this audience's table)."""
+        self.spectators.add(connection)
+        connection.spectating.add(table_id)
+
+    def unwatch(self, connection: Connection, table_id: str) -> bool:
+        """``connection`` stops spectating; returns whether it was a spectator."""
+        if connection not in self.spectators:
+            return False
+        self.spectators.discard(connection)
+        connection.spectating.discard(table_id)
+        return True
+
     def people(self) -> Iterator[tuple[Seat, Connection]]:
         """Every open connection of a seated person, with the seat."""
         for seat in self.seats:

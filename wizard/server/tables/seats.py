@@ -11,8 +11,8 @@ ValueError: seat 0 is empty during a game
 
 from __future__ import annotations
 
-import asyncio
 import enum
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +20,7 @@ from typing import Any
 from wizard.ai.levels import BotLevel, BotSettings
 
 from ..net.protocol import ErrorCode, ProtocolError, SeatInfo
-from .bots import bot_id, bot_name
+from .bots import bot_id, bot_name, draw_settings
 from .player import Player
 
 
@@ -40,12 +40,26 @@ class Seat:
     level: BotLevel | None = None
     bot: BotSettings | None = None
     away: bool = False
-    grace: asyncio.TimerHandle | None = None
 
     @property
     def played_by_bot(self) -> bool:
         """A bot seat, or a person's seat a stand-in plays while they are away."""
         return self.kind is SeatKind.BOT or self.away
+
+    def sit(self, player: Player) -> None:
+        """``player`` takes this seat."""
+        self.kind, self.player, self.level, self.bot, self.away = (
+            SeatKind.PLAYER, player, None, None, False)
+
+    def give_to_bot(self, level: BotLevel, bot: BotSettings | None = None) -> None:
+        """A bot of ``level`` takes this seat (``bot``: its strength, drawn at game start)."""
+        self.kind, self.player, self.level, self.bot, self.away = (
+            SeatKind.BOT, None, level, bot, False)
+
+    def clear(self) -> None:
+        """Nobody sits here any more."""
+        self.kind, self.player, self.level, self.bot, self.away = (
+            SeatKind.EMPTY, None, None, None, False)
 
     def record(self) -> dict[str, Any]:
         """What the store keeps of this seat during a game (no token: it lives elsewhere)."""
@@ -65,12 +79,6 @@ class Seat:
             return SeatInfo(self.index, "bot", bot_name(self.level), bot_id(self.level),
                             self.level.value, True, False)
         return SeatInfo(self.index, "empty", None, None, None, False, False)
-
-    def cancel_grace(self) -> None:
-        """Stop this seat's grace timer, if one runs."""
-        if self.grace is not None:
-            self.grace.cancel()
-            self.grace = None
 
 
 class Seats(list[Seat]):
@@ -121,9 +129,23 @@ class Seats(list[Seat]):
                 return seat
         raise ProtocolError(ErrorCode.TABLE_FULL, f"table {table_id} has no free seat")
 
-    def records(self) -> list[dict[str, Any]]:
-        """What the store keeps of the seats (`Seat.record` of each)."""
-        return [seat.record() for seat in self]
+    def records(self, instead: dict[int, Seat] | None = None) -> list[dict[str, Any]]:
+        """What the store keeps of the seats (`Seat.record` of each, or of its ``instead``)."""
+        instead = instead or {}
+        return [instead.get(seat.index, seat).record() for seat in self]
+
+    def require_full(self) -> None:
+        """Raises `ProtocolError` ``seats_open`` while a seat is empty (no game starts)."""
+        empty = [s.index for s in self if s.kind is SeatKind.EMPTY]
+        if empty:
+            raise ProtocolError(ErrorCode.SEATS_OPEN,
+                                f"seats {empty} are empty: fill them with players or bots")
+
+    def draw_bots(self, rng: random.Random) -> None:
+        """Draw each bot's strength and seed for a new game (`bots.draw_settings`)."""
+        for seat in self:
+            if seat.kind is SeatKind.BOT and seat.level is not None:
+                seat.bot = draw_settings(seat.level, rng)
 
 
 def restore_seats(records: Sequence[dict[str, Any]],

@@ -2,7 +2,8 @@
 
 All mutations of a table happen under its `asyncio.Lock`, on the event loop:
 one writer per table. The rules stay in the engine (`WizardGame`), the seats in
-`seats`, timing in `turns`, sending in `audience`, persistence in the store.
+`seats`, timing in `turns`, grace periods in `presence`, what each seat and
+spectator sees in `views`, sending in `audience`, persistence in the store.
 Every method a client can call raises `ProtocolError` (and changes nothing)
 when the request is refused.
 """
@@ -10,8 +11,6 @@ when the request is refused.
 from __future__ import annotations
 
 import asyncio
-import enum
-import time
 from typing import Any
 
 import structlog
@@ -27,46 +26,23 @@ from wizard.engine import (
     WizardGame,
 )
 
-from ..net.connection import BadTransitionError, Connection
-from ..net.protocol import (
-    ChatMessage,
-    Clock,
-    ErrorCode,
-    ProtocolError,
-    TableClosed,
-    TableInfo,
-    Update,
-)
+from ..net.connection import Connection
+from ..net.protocol import ChatMessage, ErrorCode, ProtocolError, TableClosed, TableInfo
 from ..settings import Settings
 from ..storage.visibility import new_game_id
 from .audience import Audience
 from .bots import draw_settings
-from .chat import ChatLog
+from .moves import store_then_apply
 from .player import Player
+from .presence import Presence
 from .seats import Seat, SeatKind, Seats
 from .services import TableServices, new_table_id
+from .status import TableStatus
 from .turns import Mover, TurnRunner, due_turn
-from .waiting import bot_record, player_record, seat_record, table_record
+from .views import TableView, table_info, update_events
+from .waiting import bot_record, game_table_record, player_record, waiting_record
 
 log = structlog.get_logger(__name__)
-
-
-class TableStatus(enum.StrEnum):
-    """WAITING → PLAYING ⇄ FINISHED (a rematch plays again); any of them → CLOSED."""
-
-    WAITING = "waiting"
-    PLAYING = "playing"
-    FINISHED = "finished"
-    CLOSED = "closed"
-
-
-_STATUS_MOVES: dict[TableStatus, frozenset[TableStatus]] = {
-    TableStatus.WAITING: frozenset({TableStatus.PLAYING, TableStatus.FINISHED,
-                                    TableStatus.CLOSED}),  # FINISHED: a restored last move
-    TableStatus.PLAYING: frozenset({TableStatus.FINISHED, TableStatus.CLOSED}),
-    TableStatus.FINISHED: frozenset({TableStatus.PLAYING, TableStatus.CLOSED}),
-    TableStatus.CLOSED: frozenset(),
-}
 
 
 class Table:
@@ -89,16 +65,16 @@ class Table:
         self.moves = 0  # actions in the current game (the bots' move number)
         self.lock = asyncio.Lock()
         self.audience = Audience(self.seats)
-        self.chat_log = ChatLog()
         self.turns = TurnRunner(table_id=self.table_id, decider=services.decider,
                                 metrics=services.metrics, bot_gate=services.bot_gate,
                                 ai_deadline_seconds=services.settings.ai_deadline_seconds,
                                 observe=self._observe, propose=self.propose)
+        self.presence = Presence(self.seats, services.settings.disconnect_grace_seconds,
+                                 self._grace_over)
+        self.view = TableView(self.table_id, self.audience, lambda: self.turns.clock)
         self.idle_since: float | None = None
         self.address: str | None = None  # the client address it was created from
         self.log = log.bind(table_id=self.table_id)
-
-    # --- status ---------------------------------------------------------------------------
 
     @property
     def status(self) -> TableStatus:
@@ -107,10 +83,7 @@ class Table:
     @status.setter
     def status(self, new: TableStatus) -> None:
         """Raises `BadTransitionError` for a step the table's lifecycle does not allow."""
-        if new is not self._status and new not in _STATUS_MOVES[self._status]:
-            raise BadTransitionError(
-                f"table {self.table_id}: {self._status.value} -> {new.value}")
-        self._status = new
+        self._status = self._status.step(new, self.table_id)
 
     @property
     def is_playing(self) -> bool:
@@ -119,8 +92,6 @@ class Table:
     @property
     def spectators(self) -> set[Connection]:
         return self.audience.spectators
-
-    # --- reading --------------------------------------------------------------------------
 
     def seat_of(self, player: Player) -> Seat | None:
         return self.seats.of(player)
@@ -132,17 +103,7 @@ class Table:
         return any(p.connected for p in self.humans())
 
     def info(self) -> TableInfo:
-        return TableInfo(
-            table_id=self.table_id,
-            host=self.host.player_id if self.host else None,
-            seats=[seat.info() for seat in self.seats],
-            options=self.options.to_dict(),
-            status=self.status.value,
-            private=self.private,
-            turn_seconds=self.turn_seconds,
-            spectators=len(self.spectators),
-            game=self.games,
-        )
+        return table_info(self)
 
     @staticmethod
     def check_player_tables(player: Player, settings: Settings) -> None:
@@ -171,8 +132,6 @@ class Table:
             raise ProtocolError(ErrorCode.ALREADY_STARTED,
                                 "seats cannot change while a game is being played")
 
-    # --- seats ----------------------------------------------------------------------------
-
     async def join(self, player: Player, seat_index: int | None = None) -> None:
         """Sit ``player`` down (first free seat, or ``seat_index``); the first human hosts."""
         async with self.lock:
@@ -183,15 +142,15 @@ class Table:
             seat = self.seats.free(seat_index, self.table_id)
             self.check_player_tables(player, self.services.settings)
             await self._keep_waiting(seat, player_record(player), self.host or player)
-            seat.kind, seat.player = SeatKind.PLAYER, player
+            seat.sit(player)
             player.tables.add(self.table_id)
             for connection in player.connections:
-                self._stop_spectating(connection)
+                self.audience.unwatch(connection, self.table_id)
             if self.host is None:
                 self.host = player
             self.log.info("player_joined", player_id=player.player_id, seat=seat.index)
             self._seats_changed()
-            self._send_chat_backlog(player)
+            self.view.send_backlog(player)
 
     async def leave(self, player: Player) -> None:
         """Give up the seat (a bot takes it over during a game) or stop spectating."""
@@ -203,27 +162,23 @@ class Table:
                     raise ProtocolError(ErrorCode.NOT_SEATED,
                                         f"you neither sit at nor watch table {self.table_id}")
                 for connection in watching:
-                    self._stop_spectating(connection)
+                    self.audience.unwatch(connection, self.table_id)
                 self.services.changed(self)
                 return
             if self.status is TableStatus.PLAYING:
                 # a bot takes the seat: stored first, so a failed write leaves them seated
-                level = BotLevel.MEDIUM
-                stand_in = Seat(seat.index, SeatKind.BOT, level=level,
-                                bot=draw_settings(level, self.services.rng))
-                await self.services.store.seats_changed(
-                    self.table_id, [stand_in.record() if s is seat else s.record()
-                                    for s in self.seats])
-                seat.kind, seat.player, seat.level, seat.away = SeatKind.BOT, None, level, False
-                seat.bot = stand_in.bot
+                bot = draw_settings(BotLevel.MEDIUM, self.services.rng)
+                stand_in = Seat(seat.index, SeatKind.BOT, level=BotLevel.MEDIUM, bot=bot)
+                await self.services.store.seats_changed(self.table_id,
+                                                        self.seats.records({seat.index: stand_in}))
+                seat.give_to_bot(BotLevel.MEDIUM, bot)
             else:
                 others = [p for p in self.humans() if p is not player]
                 if others:  # the last one leaving closes the table (and drops its record)
                     await self._keep_waiting(seat, {"kind": "empty"},
                                              others[0] if self.host is player else self.host)
-                seat.kind, seat.player, seat.level, seat.bot = SeatKind.EMPTY, None, None, None
-                seat.away = False
-            seat.cancel_grace()
+                seat.clear()
+            self.presence.cancel(seat)
             player.tables.discard(self.table_id)
             self.log.info("player_left", player_id=player.player_id, seat=seat.index)
             if self.host is player:
@@ -246,7 +201,7 @@ class Table:
             self._require_seat_changes()
             seat = self.seats.free(seat_index, self.table_id)
             await self._keep_waiting(seat, bot_record(level), self.host)
-            seat.kind, seat.level = SeatKind.BOT, level
+            seat.give_to_bot(level)
             self._seats_changed()
 
     async def remove_bot(self, player: Player, seat_index: int) -> None:
@@ -259,7 +214,7 @@ class Table:
             if seat.kind is not SeatKind.BOT:
                 raise ProtocolError(ErrorCode.NOT_A_BOT, f"seat {seat_index} is not a bot")
             await self._keep_waiting(seat, {"kind": "empty"}, self.host)
-            seat.kind, seat.level, seat.bot = SeatKind.EMPTY, None, None
+            seat.clear()
             self._seats_changed()
 
     async def spectate(self, connection: Connection) -> None:
@@ -273,25 +228,14 @@ class Table:
             if connection not in self.spectators and len(self.spectators) >= limit:
                 raise ProtocolError(ErrorCode.SPECTATOR_LIMIT,
                                     f"table {self.table_id} has {limit} spectators already")
-            self.spectators.add(connection)
-            connection.spectating.add(self.table_id)
+            self.audience.watch(connection, self.table_id)
             self.services.changed(self)
-            connection.send(self.info())
-            if self.game is not None:
-                connection.send(self._update_for(None, []))
-            self._send_chat_backlog(connection)
-
-    def _stop_spectating(self, connection: Connection) -> None:
-        self.spectators.discard(connection)
-        connection.spectating.discard(self.table_id)
+            self._resend(connection, None)
 
     def connection_closed(self, connection: Connection) -> None:
         """A spectator's socket went away."""
-        if connection in self.spectators:
-            self._stop_spectating(connection)
+        if self.audience.unwatch(connection, self.table_id):
             self.services.changed(self)
-
-    # --- games ----------------------------------------------------------------------------
 
     async def start(self, player: Player) -> None:
         """Host only: start the game once every seat is filled."""
@@ -312,20 +256,14 @@ class Table:
             await self._start_game()
 
     async def _start_game(self) -> None:
-        empty = [s.index for s in self.seats if s.kind is SeatKind.EMPTY]
-        if empty:
-            raise ProtocolError(ErrorCode.SEATS_OPEN,
-                                f"seats {empty} are empty: fill them with players or bots")
-        rng = self.services.rng
-        for seat in self.seats:
-            if seat.kind is SeatKind.BOT and seat.level is not None:
-                seat.bot = draw_settings(seat.level, rng)
-        game = WizardGame(len(self.seats), self.options, rng=rng)
+        self.seats.require_full()
+        self.seats.draw_bots(self.services.rng)
+        game = WizardGame(len(self.seats), self.options, rng=self.services.rng)
         # the game exists once the store has it: seed, seats and bot settings first
         await self.services.store.game_started(
             self.table_id, new_game_id(self.table_id, self.games + 1, private=self.private),
             options=self.options.to_dict(),
-            seed=game.seed, seats=self.seats.records(), table_info=self._table_record())
+            seed=game.seed, seats=self.seats.records(), table_info=game_table_record(self))
         self.services.store.table_not_waiting(self.table_id)
         self.game = game
         self.games += 1
@@ -337,7 +275,7 @@ class Table:
                       bots=[s.bot.to_dict() if s.bot else None for s in self.seats])
         self._seats_changed()
         self._schedule()
-        self._send_update([e.to_dict() for e in game.start_events()])
+        self.view.send_update(self.v, game, update_events(game.start_events(), 0, Mover.PLAYER))
 
     async def act(self, player: Player, action: Action) -> None:
         """``player`` plays ``action``; raises `ProtocolError` with the engine's code if refused."""
@@ -369,36 +307,19 @@ class Table:
             index = game.check(seat, action)  # the one legality check on the way
         except IllegalActionError as exc:
             raise ProtocolError(ErrorCode(exc.code), str(exc)) from None
-        seq = self.v + 1
-        store = self.services.store
-        if game.round_number == game.total_rounds:
-            # the last round: the move that ends the game is stored with the result in one
-            # commit, so it is tried on a copy that becomes the game once stored
-            trial = game.clone()
-            events = trial.apply_index(index)
-            result = (trial.scores, trial.winners()) if trial.is_finished else None
-            await store.append(self.table_id, seq, seat, action.to_dict(), finish=result)
-            self.game = game = trial
-        else:
-            await store.append(self.table_id, seq, seat, action.to_dict())
-            events = game.apply_index(index)
-        self.v, self.moves = seq, self.moves + 1
+        game, events = await store_then_apply(self.services.store, self.table_id, self.v + 1,
+                                              game, seat, action, index)
+        self.game, self.v, self.moves = game, self.v + 1, self.moves + 1
         self.services.metrics.actions.labels(by.value).inc()
-        event_dicts = [e.to_dict() for e in events]
-        if by.auto_reason is not None:
-            event_dicts.insert(0, {"type": "auto_played", "player": seat,
-                                   "reason": by.auto_reason})
         finished = any(isinstance(e, GameFinished) for e in events)
         if finished:
             self.status = TableStatus.FINISHED
             self.services.metrics.games_finished.inc()
             self.log.info("game_finished", game=self.games, v=self.v, scores=game.scores)
         self._schedule(trick_completed=any(isinstance(e, TrickCompleted) for e in events))
-        self._send_update(event_dicts)
+        self.view.send_update(self.v, game, update_events(events, seat, by))
         if finished:
             self._seats_changed()
-
-    # --- turns ----------------------------------------------------------------------------
 
     def _schedule(self, *, trick_completed: bool = False) -> None:
         """Hand what is due now to the turn runner (under the lock)."""
@@ -415,23 +336,17 @@ class Table:
         assert self.game is not None
         return self.game.observation(seat)
 
-    # --- presence -------------------------------------------------------------------------
-
     async def player_connected(self, player: Player, connection: Connection) -> None:
         """A seated player is back: cancel the grace timer, take the seat back, re-send state."""
         async with self.lock:
             seat = self.seat_of(player)
             if seat is None or self.status is TableStatus.CLOSED:
                 return
-            seat.cancel_grace()
-            was_away, seat.away = seat.away, False
+            was_away = self.presence.came_back(seat)
             self._seats_changed()
             if was_away and self.status is TableStatus.PLAYING:
                 self._schedule()
-            connection.send(self.info())
-            if self.game is not None:
-                connection.send(self._update_for(seat.index, []))
-            self._send_chat_backlog(connection)
+            self._resend(connection, seat.index)
 
     async def player_disconnected(self, player: Player) -> None:
         """A seated player's last connection closed: the grace period starts."""
@@ -440,23 +355,14 @@ class Table:
             if seat is None or self.status is TableStatus.CLOSED:
                 return
             self._seats_changed()
-            if self.status is TableStatus.PLAYING and seat.grace is None:
-                self._start_grace(seat, player)
+            if self.status is TableStatus.PLAYING:
+                self.presence.start_grace(seat)
 
-    def _start_grace(self, seat: Seat, player: Player) -> None:
-        seat.grace = asyncio.get_running_loop().call_later(
-            self.services.settings.disconnect_grace_seconds, self._grace_over, seat.index, player)
-
-    def _grace_over(self, seat_index: int, player: Player) -> None:
-        asyncio.get_running_loop().create_task(self._mark_away(seat_index, player))
-
-    async def _mark_away(self, seat_index: int, player: Player) -> None:
+    async def _grace_over(self, seat_index: int, player: Player) -> None:
         async with self.lock:
-            seat = self.seats[seat_index]
-            seat.grace = None
-            if seat.player is not player or player.connected or self.status is TableStatus.CLOSED:
+            if self.status is TableStatus.CLOSED or not self.presence.mark_away(
+                    self.seats[seat_index], player):
                 return
-            seat.away = True
             self.log.info("player_away", player_id=player.player_id, seat=seat_index)
             self._seats_changed()
             if self.status is TableStatus.PLAYING:
@@ -471,43 +377,18 @@ class Table:
             if seat is None and connection not in self.spectators:
                 raise ProtocolError(ErrorCode.NOT_SEATED,
                                     f"you neither sit at nor watch table {self.table_id}")
-            connection.send(self.info())
-            if self.game is not None:
-                connection.send(self._update_for(seat.index if seat else None, []))
-            self._send_chat_backlog(connection)
-
-    # --- what the audience hears ----------------------------------------------------------
+            self._resend(connection, seat.index if seat else None)
 
     def chat(self, message: ChatMessage) -> None:
         """Pass a chat line to everyone at the table (players and spectators); keep it."""
-        self.chat_log.add(message)
-        self.audience.send(message)
+        self.view.chat(message)
 
-    def _send_chat_backlog(self, to: Player | Connection) -> None:
-        if self.chat_log:
-            to.send(self.chat_log.backlog(self.table_id))
-
-    def _clock(self) -> Clock | None:
-        clock = self.turns.clock
-        if clock is None:
-            return None
-        player, deadline = clock
-        return Clock(player, max(0, round((deadline - time.monotonic()) * 1000)))
-
-    def _update_for(self, seat: int | None, events: list[dict[str, Any]]) -> Update:
-        """The current state for one seat (``None``: spectators); re-sends pass no events."""
-        assert self.game is not None
-        observation = self.game.observation(seat).to_dict()
-        return Update(self.table_id, self.v, events, observation, self._clock())
-
-    def _send_update(self, events: list[dict[str, Any]]) -> None:
-        self.audience.send_views(lambda seat: self._update_for(seat, events))
+    def _resend(self, connection: Connection, seat: int | None) -> None:
+        self.view.resend(connection, self.info(), self.v, self.game, seat)
 
     def _seats_changed(self) -> None:
         self.audience.send(self.info())
         self.services.changed(self)
-
-    # --- persistence ----------------------------------------------------------------------
 
     async def _keep_waiting(self, seat: Seat, record: dict[str, Any],
                             host: Player | None) -> None:
@@ -515,33 +396,20 @@ class Table:
 
         Only a table between games is kept this way (during one, its game's record is).
         """
-        if self.status is TableStatus.PLAYING:
-            return
-        seats = [record if s is seat else seat_record(s) for s in self.seats]
-        await self.services.store.table_waiting(self.table_id,
-                                                table_record(self, seats, host))
-
-    def _table_record(self) -> dict[str, Any]:
-        """Table settings kept with each game: enough to rebuild the table after a restart."""
-        return {"players": len(self.seats), "private": self.private,
-                "turn_seconds": self.turn_seconds,
-                "host": self.host.player_id if self.host else None,
-                "v0": self.v + 1, "game": self.games + 1}
+        if self.status is not TableStatus.PLAYING:
+            await self.services.store.table_waiting(
+                self.table_id, waiting_record(self, seat, record, host))
 
     def resume(self) -> None:
         """After a restore: start every absent player's grace and the turn of whoever moves."""
-        for seat in self.seats:
-            if seat.player is not None and not seat.player.connected and self.is_playing:
-                self._start_grace(seat, seat.player)
+        if self.is_playing:
+            self.presence.start_absent()
         self._schedule()
-
-    # --- closing --------------------------------------------------------------------------
 
     def stop(self) -> None:
         """Stop the pending turn and every grace timer (shutdown: restored as they are)."""
         self.turns.cancel()
-        for seat in self.seats:
-            seat.cancel_grace()
+        self.presence.stop()
 
     def _close(self, reason: str) -> None:
         if self.status is TableStatus.CLOSED:
@@ -556,7 +424,7 @@ class Table:
             if seat.player is not None:
                 seat.player.tables.discard(self.table_id)
         for connection in tuple(self.spectators):
-            self._stop_spectating(connection)
+            self.audience.unwatch(connection, self.table_id)
         self.log.info("table_closed", reason=reason)
         self.services.closed(self)
 

@@ -51,6 +51,21 @@ def table_record(table: Table, seats: list[dict[str, Any]],
             "host": host.player_id if host is not None else None, "seats": seats}
 
 
+def waiting_record(table: Table, seat: Seat, record: dict[str, Any],
+                   host: Player | None) -> dict[str, Any]:
+    """The waiting table as it will be once ``seat`` is ``record`` and ``host`` hosts."""
+    seats = [record if s is seat else seat_record(s) for s in table.seats]
+    return table_record(table, seats, host)
+
+
+def game_table_record(table: Table) -> dict[str, Any]:
+    """Table settings kept with each game it starts: enough to rebuild it after a restart."""
+    return {"players": len(table.seats), "private": table.private,
+            "turn_seconds": table.turn_seconds,
+            "host": table.host.player_id if table.host else None,
+            "v0": table.v + 1, "game": table.games + 1}
+
+
 def restore_waiting(services: TableServices, table_id: str, record: dict[str, Any],
                     player_for: Callable[[str, str], Player]) -> Table:
     """Rebuild a waiting table from `table_record`; raises `ValueError` for a bad record."""
@@ -78,4 +93,5 @@ def restore_waiting(services: TableServices, table_id: str, record: dict[str, An
     return table
 
 
-__all__ = ["bot_record", "player_record", "restore_waiting", "seat_record", "table_record"]
+__all__ = ["bot_record", "game_table_record", "player_record", "restore_waiting", "seat_record",
+           "table_record", "waiting_record"]

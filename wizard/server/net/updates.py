@@ -1,0 +1,281 @@
+"""The typed parts of an ``update`` message: observation, cards, actions and events.
+
+msgspec Structs with the field names, order and values of the engine's
+``to_dict`` forms, so the JSON is the same byte for byte; they are built
+straight from the engine's values (cards, played cards and actions come from
+tables built at import, enums encode as their values), which makes encoding an
+update about twice as fast as going through ``to_dict`` (docs/performance.md).
+The engine keeps its own types; this module is the one place that turns them
+into what travels.
+
+>>> from wizard.engine import WizardGame
+>>> game = WizardGame(3, seed=1)
+>>> view = observation_view(game.observation(0))
+>>> view.phase.value, view.player, len(view.hand)
+('bidding', 0, 1)
+>>> msgspec.json.encode(view) == msgspec.json.encode(game.observation(0).to_dict())
+True
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from wizard.engine import (
+    ACTIONS_BY_INDEX,
+    ALL_CARDS,
+    Action,
+    Bid,
+    Card,
+    CardKind,
+    ChooseTrump,
+    Event,
+    GameFinished,
+    GameOptions,
+    Observation,
+    Phase,
+    PlayedCard,
+    RoundCompleted,
+    RoundResult,
+    RoundStarted,
+    Suit,
+    TrickCompleted,
+    TrickResult,
+    TrumpChosen,
+    action_index,
+)
+
+
+class Options(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The engine's `GameOptions`: what a client sends, and what an observation shows."""
+
+    hidden_bids: bool = False
+    forbid_even_bids: bool = True
+    wizard_trump_dealer_chooses: bool = False
+
+
+class CardView(msgspec.Struct, frozen=True, gc=False):
+    """``{"id": 17, "kind": "number", "suit": "yellow", "rank": 5}`` (`Card.to_dict`)."""
+
+    id: int
+    kind: CardKind
+    suit: Suit | None
+    rank: int
+
+
+class PlayedCardView(msgspec.Struct, frozen=True, gc=False):
+    player: int
+    card: CardView
+
+
+class TrickView(msgspec.Struct, frozen=True, gc=False):
+    round_number: int
+    trick_number: int
+    cards: tuple[PlayedCardView, ...]
+    winner: int
+    trump_card: CardView | None
+    trump_suit: Suit | None
+
+
+class RoundView(msgspec.Struct, frozen=True, gc=False):
+    """One scored round; every tuple is indexed by seat (`RoundResult.to_dict`)."""
+
+    round_number: int
+    bids: tuple[int, ...]
+    tricks: tuple[int, ...]
+    score_changes: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+class BidView(msgspec.Struct, tag_field="type", tag="bid", frozen=True, gc=False):
+    value: int
+
+
+class PlayView(msgspec.Struct, tag_field="type", tag="play", frozen=True, gc=False):
+    card: int  # the card id, as a client sends it back
+
+
+class TrumpView(msgspec.Struct, tag_field="type", tag="trump", frozen=True, gc=False):
+    suit: Suit
+
+
+ActionView = BidView | PlayView | TrumpView
+
+
+class ObservationView(msgspec.Struct, frozen=True, gc=False):
+    """One seat's view (`Observation.to_dict`); ``player`` is null for spectators."""
+
+    player: int | None
+    num_players: int
+    options: Options
+    phase: Phase
+    round_number: int
+    total_rounds: int
+    dealer: int
+    current_player: int | None
+    hand: tuple[CardView, ...]
+    hand_sizes: tuple[int, ...]
+    trump_card: CardView | None
+    trump_suit: Suit | None
+    bids: tuple[int | None, ...]
+    has_bid: tuple[bool, ...]
+    tricks_won: tuple[int, ...]
+    scores: tuple[int, ...]
+    trick_number: int
+    trick_leader: int
+    current_trick: tuple[PlayedCardView, ...]
+    lead_suit: Suit | None
+    played_cards: tuple[CardView, ...]
+    last_trick: TrickView | None
+    round_history: tuple[RoundView, ...]
+    legal_actions: tuple[ActionView, ...]
+    winners: tuple[int, ...]
+
+
+class RoundStartedEvent(msgspec.Struct, tag_field="type", tag="round_started", frozen=True,
+                        gc=False):
+    round_number: int
+    dealer: int
+    trump_card: CardView | None
+    trump_suit: Suit | None
+
+
+class TrumpChosenEvent(msgspec.Struct, tag_field="type", tag="trump_chosen", frozen=True,
+                       gc=False):
+    player: int
+    suit: Suit
+
+
+class TrickCompletedEvent(msgspec.Struct, tag_field="type", tag="trick_completed",
+                          frozen=True, gc=False):
+    trick: TrickView
+
+
+class RoundCompletedEvent(msgspec.Struct, tag_field="type", tag="round_completed",
+                          frozen=True, gc=False):
+    result: RoundView
+
+
+class GameFinishedEvent(msgspec.Struct, tag_field="type", tag="game_finished", frozen=True,
+                        gc=False):
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+class AutoPlayedEvent(msgspec.Struct, tag_field="type", tag="auto_played", frozen=True,
+                      gc=False):
+    """The server's own event: someone else played for seat ``player`` (and why)."""
+
+    player: int
+    reason: str  # "timeout" (the turn clock ran out) or "away" (past the grace period)
+
+
+EventView = (RoundStartedEvent | TrumpChosenEvent | TrickCompletedEvent | RoundCompletedEvent
+             | GameFinishedEvent | AutoPlayedEvent)
+
+# --- built once: every card, every card a seat can play, every action -----------------------
+
+CARD_VIEWS: tuple[CardView, ...] = tuple(
+    CardView(c.id, c.kind, c.suit, c.rank) for c in ALL_CARDS)
+_PLAYED_VIEWS: tuple[tuple[PlayedCardView, ...], ...] = tuple(
+    tuple(PlayedCardView(seat, view) for view in CARD_VIEWS) for seat in range(6))
+
+
+def _action_view(action: Action) -> ActionView:
+    if isinstance(action, Bid):
+        return BidView(action.value)
+    if isinstance(action, ChooseTrump):
+        return TrumpView(action.suit)
+    return PlayView(action.card.id)
+
+
+ACTION_VIEWS: tuple[ActionView, ...] = tuple(_action_view(a) for a in ACTIONS_BY_INDEX)
+_OPTIONS: dict[GameOptions, Options] = {}
+
+
+def options_view(options: GameOptions) -> Options:
+    """The struct of ``options`` (one per distinct set of options, built on first use)."""
+    view = _OPTIONS.get(options)
+    if view is None:
+        view = _OPTIONS[options] = Options(options.hidden_bids, options.forbid_even_bids,
+                                           options.wizard_trump_dealer_chooses)
+    return view
+
+
+def card_view(card: Card | None) -> CardView | None:
+    return None if card is None else CARD_VIEWS[card.id]
+
+
+def _played(cards: tuple[PlayedCard, ...]) -> tuple[PlayedCardView, ...]:
+    return tuple([_PLAYED_VIEWS[p.player][p.card.id] for p in cards])
+
+
+def trick_view(trick: TrickResult) -> TrickView:
+    return TrickView(trick.round_number, trick.trick_number, _played(trick.cards), trick.winner,
+                     card_view(trick.trump_card), trick.trump_suit)
+
+
+def round_view(result: RoundResult) -> RoundView:
+    return RoundView(result.round_number, result.bids, result.tricks, result.score_changes,
+                     result.scores)
+
+
+def observation_view(obs: Observation) -> ObservationView:
+    """The struct of ``obs``; encodes to the JSON of ``obs.to_dict()``."""
+    cards = CARD_VIEWS
+    last = obs.last_trick
+    return ObservationView(
+        obs.player, obs.num_players, options_view(obs.options), obs.phase, obs.round_number,
+        obs.total_rounds, obs.dealer, obs.current_player,
+        tuple([cards[c.id] for c in obs.hand]), obs.hand_sizes, card_view(obs.trump_card),
+        obs.trump_suit, obs.bids, obs.has_bid, obs.tricks_won, obs.scores, obs.trick_number,
+        obs.trick_leader, _played(obs.current_trick), obs.lead_suit,
+        tuple([cards[c.id] for c in obs.played_cards]),
+        None if last is None else trick_view(last),
+        tuple(map(round_view, obs.round_history)),
+        tuple([ACTION_VIEWS[action_index(a)] for a in obs.legal_actions]), obs.winners)
+
+
+def event_view(event: Event) -> EventView:
+    """The struct of an engine event; encodes to the JSON of ``event.to_dict()``."""
+    if isinstance(event, TrickCompleted):
+        return TrickCompletedEvent(trick_view(event.trick))
+    if isinstance(event, RoundStarted):
+        return RoundStartedEvent(event.round_number, event.dealer, card_view(event.trump_card),
+                                 event.trump_suit)
+    if isinstance(event, RoundCompleted):
+        return RoundCompletedEvent(round_view(event.result))
+    if isinstance(event, TrumpChosen):
+        return TrumpChosenEvent(event.player, event.suit)
+    if isinstance(event, GameFinished):
+        return GameFinishedEvent(event.scores, event.winners)
+    raise TypeError(f"not an engine event: {event!r}")
+
+
+__all__ = [
+    "ACTION_VIEWS",
+    "CARD_VIEWS",
+    "ActionView",
+    "AutoPlayedEvent",
+    "BidView",
+    "CardView",
+    "EventView",
+    "GameFinishedEvent",
+    "ObservationView",
+    "Options",
+    "PlayView",
+    "PlayedCardView",
+    "RoundCompletedEvent",
+    "RoundStartedEvent",
+    "RoundView",
+    "TrickCompletedEvent",
+    "TrickView",
+    "TrumpChosenEvent",
+    "TrumpView",
+    "card_view",
+    "event_view",
+    "observation_view",
+    "options_view",
+    "round_view",
+    "trick_view",
+]

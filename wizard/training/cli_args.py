@@ -1,0 +1,45 @@
+"""Pieces the ``wizard train`` subcommands share (torch-free).
+
+>>> sizes = int_list("hidden sizes", "256,256", 1)
+>>> sizes("128, 64")
+(128, 64)
+>>> sizes("0")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: hidden sizes must be numbers of at least 1 like 256,256, got '0'
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from collections.abc import Callable
+
+
+def int_list(what: str, example: str, low: int,
+             high: int | None = None) -> Callable[[str], tuple[int, ...]]:
+    """An argparse type: comma-separated ints from ``low`` to ``high`` (``None``: no top)."""
+    bounds = f"of at least {low}" if high is None else f"{low}-{high}"
+    message = f"{what} must be numbers {bounds} like {example}"
+
+    def parse(text: str) -> tuple[int, ...]:
+        try:
+            values = tuple(int(part) for part in text.split(",") if part.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{message}, got {text!r}") from None
+        if not values or min(values) < low or (high is not None and max(values) > high):
+            raise argparse.ArgumentTypeError(f"{message}, got {text!r}")
+        return values
+
+    return parse
+
+
+def command_line(default: str) -> str:
+    """The command that runs now, for a run's history (``default`` when not ``wizard train``)."""
+    if sys.argv[1:2] != ["train"]:
+        return default
+    return "wizard " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+
+__all__ = ["command_line", "int_list"]
