@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import os
 import random
@@ -205,6 +206,8 @@ async def run_transport(make: Callable[[], InferencePool], args: argparse.Namesp
                         work: list[tuple[Observation, AgentSpec]]) -> dict[int, dict[str, float]]:
     pool = make()
     await pool.start()
+    gc.collect()
+    gc.freeze()  # as `wizard serve` does once started (`create_app(freeze_gc=True)`)
     try:
         await bench_pool(pool, work, 16, 0.5, args.deadline, None)  # warm-up
         out = {}
@@ -247,6 +250,8 @@ def main() -> None:
               f"max_inflight {settings.max_inflight}, degrade_queue {settings.degrade_queue}, "
               f"max_batch {settings.max_batch}, {'bot' if args.bots else 'plain model'} "
               f"requests, {args.seconds:g} s per run, median of {args.repeats} repeats")
+        gc.collect()
+        gc.freeze()  # the inline baseline runs under the same collector settings as the pool
         inline: list[dict[str, float]] = []
         results: dict[str, list[dict[int, dict[str, float]]]] = {n: [] for n in transports}
         for repeat in range(args.repeats):

@@ -199,7 +199,7 @@ def measure_games(args: argparse.Namespace, db: str, root: Path = ROOT,
             raw = Path(args.profile) / f"{label}-{int(time.time())}.txt"
             profiler = subprocess.Popen(
                 [str(Path(sys.executable).with_name("py-spy")), "record", "--pid",
-                 str(server.pid), "--format", "raw", "--rate", "200", "--nonblocking",
+                 str(server.pid), "--format", "raw", "--rate", "200", "--nonblocking", "--gil",
                  "--duration", str(max(1, int(args.seconds))), "-o", str(raw)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:

@@ -55,7 +55,7 @@ def run_serve(args: argparse.Namespace) -> int:
     configure_logging(settings.log_level, settings.log_format)
     raise_fd_limit(settings.max_connections + HEADROOM)
     decider = make_decider(settings)
-    app = create_app(settings, decider=decider)
+    app = create_app(settings, decider=decider, freeze_gc=True)
     state = app.state.server
     config = uvicorn_config(app, state,
                             ws_max_size=settings.max_message_bytes * WS_MAX_SIZE_FACTOR)
