@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import gc
 import logging
 import os
@@ -234,6 +235,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--bots", action="store_true", help="requests carry bot strength")
     parser.add_argument("--burst", type=int, default=1024, help="0: no burst")
+    parser.add_argument("--transport", nargs="+", default=["executor", "pipes"],
+                        choices=["executor", "pipes"],
+                        help="each repeat runs each, the order alternating")
     args = parser.parse_args()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
 
@@ -245,7 +249,8 @@ def main() -> None:
         settings = PoolSettings(models_dir=str(directory),
                                 **({"workers": args.workers} if args.workers else {}))
         transports: dict[str, Callable[[], InferencePool]] = {
-            "pool": lambda: InferencePool(settings)}
+            name: (lambda name=name: InferencePool(dataclasses.replace(settings, transport=name)))
+            for name in args.transport}
         print(f"policy {'-'.join(map(str, SHIPPED_HIDDEN))}, workers {settings.workers}, "
               f"max_inflight {settings.max_inflight}, degrade_queue {settings.degrade_queue}, "
               f"max_batch {settings.max_batch}, {'bot' if args.bots else 'plain model'} "

@@ -365,10 +365,11 @@ def test_unknown_agents_and_policies_fall_back_with_error(random_policy_dir: Pat
     assert [(d.agent, d.reason) for d in run(main)] == [("heuristic", "error")] * 2
 
 
+@pytest.mark.parametrize("transport", ["pipes", "executor"])
 def test_a_killed_worker_answers_with_worker_lost_then_the_model_serves_again(
-        random_policy_dir: Path) -> None:
+        random_policy_dir: Path, transport: str) -> None:
     async def main() -> tuple[Decision, Decision, int, int, int]:
-        async with running_pool(random_policy_dir) as pool:
+        async with running_pool(random_policy_dir, transport=transport) as pool:
             [victim] = pool.worker_pids()
             held = asyncio.ensure_future(pool.decide(request("test-stuck", deadline_in=20)))
             await wait_until(lambda: pool.metrics.batches == 1)

@@ -11,6 +11,7 @@ models record the version they were trained with.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -64,6 +65,9 @@ FEATURE_SIZE: int = sum(size for _, size in _LAYOUT)  # 315
 
 _PHASE_INDEX = {Phase.BIDDING: 0, Phase.PLAYING: 1, Phase.CHOOSING_TRUMP: 2}
 _S = {name: s.start for name, s in BLOCKS.items()}
+(_NUM_PLAYERS, _PHASE, _ROUND, _PROGRESS, _OPTIONS, _SEAT_FROM_DEALER, _TRICK_POSITION, _HAND,
+ _PLAYED, _TRICK, _TRUMP_SUIT, _LEAD_SUIT, _TRUMP_CARD, _OWN, _OPPONENTS, _BID_BALANCE) = (
+    _S[name] for name, _ in _LAYOUT)
 
 
 def encode_into(obs: Observation, out: npt.NDArray[np.float32]) -> None:
@@ -71,66 +75,89 @@ def encode_into(obs: Observation, out: npt.NDArray[np.float32]) -> None:
 
     Raises `ValueError` for a spectator's observation (the encoding is a seat's view).
     """
+    if out.shape != (FEATURE_SIZE,):
+        raise ValueError(f"out must have shape ({FEATURE_SIZE},), got {out.shape}")
+    _write(obs, _floats(out), 0)
+
+
+class _Floats(Protocol):
+    def __setitem__(self, index: int, value: float, /) -> None: ...
+
+
+def _floats(array: npt.NDArray[np.float32]) -> _Floats:
+    """A float32 array's items as a `memoryview` (typed for float items, which it takes)."""
+    return cast(_Floats, array.data)
+
+
+def _write(obs: Observation, out: _Floats, at: int) -> None:
+    """The features of ``obs`` at offset ``at`` of a zeroed float32 buffer.
+
+    Writes through a `memoryview` (~20 ns an item against ~30 ns through numpy's
+    item assignment; an observation is ~60 items) with the block offsets as
+    module constants: this runs on the event loop for every pooled bot decision.
+    """
     me = obs.player
     if me is None:
         raise ValueError("cannot encode a spectator's observation: features are a seat's view")
     n = obs.num_players
-    out[_S["num_players"] + n - 3] = 1.0
+    out[at + _NUM_PLAYERS + n - 3] = 1.0
     phase = _PHASE_INDEX.get(obs.phase)
     if phase is not None:
-        out[_S["phase"] + phase] = 1.0
-    out[_S["round"]] = obs.round_number / 20.0
-    out[_S["progress"]] = obs.round_number / obs.total_rounds
+        out[at + _PHASE + phase] = 1.0
+    out[at + _ROUND] = obs.round_number / 20.0
+    out[at + _PROGRESS] = obs.round_number / obs.total_rounds
     opts = obs.options
-    base = _S["options"]
-    out[base] = opts.hidden_bids
-    out[base + 1] = opts.forbid_even_bids
-    out[base + 2] = opts.wizard_trump_dealer_chooses
-    out[_S["seat_from_dealer"] + (me - obs.dealer) % n] = 1.0
-    out[_S["trick_position"] + len(obs.current_trick)] = 1.0
-    base = _S["hand"]
+    out[at + _OPTIONS] = opts.hidden_bids
+    out[at + _OPTIONS + 1] = opts.forbid_even_bids
+    out[at + _OPTIONS + 2] = opts.wizard_trump_dealer_chooses
+    out[at + _SEAT_FROM_DEALER + (me - obs.dealer) % n] = 1.0
+    trick = obs.current_trick
+    out[at + _TRICK_POSITION + len(trick)] = 1.0
+    base = at + _HAND
     for card in obs.hand:
         out[base + card.id] = 1.0
-    base = _S["played"]
+    base = at + _PLAYED
     for card in obs.played_cards:
         out[base + card.id] = 1.0
-    base = _S["trick"]
+    base = at + _TRICK
     played_now = set()
-    for played in obs.current_trick:
+    for played in trick:
         out[base + played.card.id] = 1.0
         played_now.add(played.player)
-    out[_S["trump_suit"] + (obs.trump_suit.index if obs.trump_suit else 4)] = 1.0
-    out[_S["lead_suit"] + (obs.lead_suit.index if obs.lead_suit else 4)] = 1.0
+    trump, lead = obs.trump_suit, obs.lead_suit
+    out[at + _TRUMP_SUIT + (trump.index if trump else 4)] = 1.0
+    out[at + _LEAD_SUIT + (lead.index if lead else 4)] = 1.0
     if obs.trump_card is not None:
-        out[_S["trump_card"] + obs.trump_card.id] = 1.0
-    base = _S["own"]
-    my_bid = obs.bids[me]
-    my_tricks = obs.tricks_won[me]
-    my_score = obs.scores[me]
-    if obs.has_bid[me] and my_bid is not None:
+        out[at + _TRUMP_CARD + obs.trump_card.id] = 1.0
+    base = at + _OWN
+    bids, tricks_won, scores, has_bid = obs.bids, obs.tricks_won, obs.scores, obs.has_bid
+    my_bid = bids[me]
+    my_tricks = tricks_won[me]
+    my_score = scores[me]
+    if has_bid[me] and my_bid is not None:
         out[base] = 1.0
         out[base + 1] = my_bid / 20.0
         out[base + 3] = (my_bid - my_tricks) / 20.0
     out[base + 2] = my_tricks / 20.0
     out[base + 4] = my_score / 100.0
     known_bids = 0
-    base = _S["opponents"]
+    base = at + _OPPONENTS
     for k in range(1, n):
         seat = (me + k) % n
         slot = base + (k - 1) * OPPONENT_FEATURES
         out[slot] = 1.0
-        out[slot + 1] = obs.has_bid[seat]
-        bid = obs.bids[seat]
+        out[slot + 1] = has_bid[seat]
+        bid = bids[seat]
         if bid is not None:
             out[slot + 2] = 1.0
             out[slot + 3] = bid / 20.0
             known_bids += bid
-        out[slot + 4] = obs.tricks_won[seat] / 20.0
-        out[slot + 5] = (obs.scores[seat] - my_score) / 100.0
+        out[slot + 4] = tricks_won[seat] / 20.0
+        out[slot + 5] = (scores[seat] - my_score) / 100.0
         out[slot + 6] = seat in played_now
     if my_bid is not None:
         known_bids += my_bid
-    out[_S["bid_balance"]] = (known_bids - obs.round_number) / 20.0
+    out[at + _BID_BALANCE] = (known_bids - obs.round_number) / 20.0
 
 
 def encode_observation(obs: Observation) -> npt.NDArray[np.float32]:
@@ -142,16 +169,17 @@ def encode_observation(obs: Observation) -> npt.NDArray[np.float32]:
     (315,)
     """
     out = np.zeros(FEATURE_SIZE, dtype=np.float32)
-    encode_into(obs, out)
+    _write(obs, _floats(out), 0)
     return out
 
 
 def encode_batch(observations: Sequence[Observation]) -> npt.NDArray[np.float32]:
     """Features of many observations as one ``(N, FEATURE_SIZE)`` float32 array."""
-    out = np.zeros((len(observations), FEATURE_SIZE), dtype=np.float32)
+    out = np.zeros(len(observations) * FEATURE_SIZE, dtype=np.float32)
+    view = _floats(out)
     for row, obs in enumerate(observations):
-        encode_into(obs, out[row])
-    return out
+        _write(obs, view, row * FEATURE_SIZE)
+    return out.reshape(len(observations), FEATURE_SIZE)
 
 
 class ActionSpace:

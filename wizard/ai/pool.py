@@ -26,19 +26,21 @@ Waiting is counted in requests: past ``degrade_queue`` requests waiting for a
 worker (default half of ``max_inflight``) a new one gets ``queue``; past
 ``max_inflight`` requests in progress (waiting or computing), ``overloaded``.
 
-The workers are a stdlib `ProcessPoolExecutor` (spawned processes; each runs
+The workers are spawned processes behind an executor (each runs
 `pool_worker.init_worker` once, then answers one task at a time): a batch is one
 submitted task, and there is room for ``batches_per_worker`` batches per worker (2: the
 next batch already waits in the worker's queue while one computes, so the worker does
-not sit idle through the round trip of the answer; 1.2-1.5x the decisions/s of one batch
-per worker, measured). Measured side by
-side with the hand-made transport it replaced (spawned workers and pipes read
-with ``add_reader``), the executor was as fast or faster in decisions/s and p99
-(`docs/performance.md`), so the bookkeeping of our own workers went. A worker
-that dies (``kill -9``) breaks the executor: every batch in it is answered with
-``worker_lost``, a new executor takes over, and its workers serve once they
-have loaded the policies; requests that cannot outlast that start fall back at
-once.
+not sit idle through the round trip of the answer). The executor is
+`pool_pipes.PipeExecutor` (``transport="pipes"``, the default: the loop writes each task
+to a worker's pipe and reads the answers with ``add_reader``) or the stdlib
+`ProcessPoolExecutor` (``"executor"``). Measured side by side in one run of
+`scripts/bench_pool.py` on a quiet machine, the pipes gave 1.6-1.8x the executor's
+decisions/s and a third lower p99: the executor moves every task and answer through
+helper threads of this process, and each of their steps waits for the GIL while the
+loop holds it (`docs/performance.md`). A worker that dies (``kill -9``) breaks the
+executor: every batch in it is answered with ``worker_lost``, a new executor takes
+over, and its workers serve once they have loaded the policies; requests that cannot
+outlast that start fall back at once.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ import multiprocessing
 import os
 import signal
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +68,7 @@ from .encoding import ActionSpace, encode_batch
 from .policy import models_dir
 from .pool_fallback import FallbackGate
 from .pool_metrics import PoolMetrics
+from .pool_pipes import PipeExecutor
 from .pool_settings import PoolSettings, default_workers
 
 log = structlog.get_logger(__name__)
@@ -131,7 +134,7 @@ class InferencePool:
         self.metrics = PoolMetrics()
         self.policies: frozenset[str] = frozenset()
         self._state = "new"  # new -> starting -> ready -> closing -> closed
-        self._executor: ProcessPoolExecutor | None = None
+        self._executor: Executor | None = None
         self._generation = 0  # how many executors there were (one more after each break)
         self._slots: list[_Slot] = []
         self._serving_now = False  # False after a break, until the new workers answer
@@ -525,9 +528,12 @@ class InferencePool:
 
     # -- workers -------------------------------------------------------------------------
 
-    def _new_executor(self) -> ProcessPoolExecutor:
+    def _new_executor(self) -> Executor:
         """Spawned workers (no fork of a process with a loop) that load every policy once."""
         directory = self.settings.models_dir or str(models_dir())
+        if self.settings.transport == "pipes":
+            return PipeExecutor(self.settings.workers, initializer=pool_worker.init_worker,
+                                initargs=(directory, self.settings.worker_imports))
         return ProcessPoolExecutor(
             self.settings.workers, mp_context=multiprocessing.get_context("spawn"),
             initializer=pool_worker.init_worker,
@@ -569,7 +575,7 @@ class InferencePool:
         self._give_up_waiting()
 
     @staticmethod
-    def _kill(executor: ProcessPoolExecutor) -> None:
+    def _kill(executor: Executor) -> None:
         """SIGKILL every process an executor still has (its tasks are lost anyway)."""
         for process in list((getattr(executor, "_processes", None) or {}).values()):
             if process.is_alive():

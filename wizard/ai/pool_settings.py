@@ -35,6 +35,9 @@ class PoolSettings:
     # batches handed to the executor per worker: with 2 the next one waits in the worker's
     # queue while one computes, so the worker is not idle during the answer's round trip
     batches_per_worker: int = 2
+    # how tasks reach the workers: "executor" (`ProcessPoolExecutor`) or "pipes"
+    # (`pool_pipes.PipeExecutor`: the loop writes and reads the workers' pipes itself)
+    transport: str = "pipes"
     models_dir: str | None = None  # None: `wizard.ai.policy.models_dir()`
     default_model: str = "default"  # the policy agent ``model`` means
     worker_agents: tuple[str, ...] = WORKER_AGENTS  # agent names decided in workers, one per task
@@ -57,6 +60,7 @@ class PoolSettings:
             (0.0 <= self.batch_window_ms <= 2.0, "batch_window_ms must be within 0-2"),
             (self.max_batch >= 1, "max_batch must be >= 1"),
             (self.batches_per_worker >= 1, "batches_per_worker must be >= 1"),
+            (self.transport in ("executor", "pipes"), "transport must be executor or pipes"),
             (self.deadline_margin_ms >= 0.0, "deadline_margin_ms must be >= 0"),
             (0.0 < self.compute_average_weight <= 1.0, "compute_average_weight must be in (0, 1]"),
             (self.slow_probe_s > 0.0, "slow_probe_s must be > 0"),
