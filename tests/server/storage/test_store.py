@@ -132,6 +132,7 @@ def test_a_played_game_replays_to_its_final_scores(harness: Harness) -> None:
     games = harness.client.get("/api/games", headers={"Authorization": f"Bearer {token}"}
                                ).json()["games"]
     assert games[0]["scores"] == final
-    replay = harness.client.get(f"/api/games/{games[0]['id']}/replay").json()
+    replay = harness.client.get(f"/api/games/{games[0]['id']}/replay",
+                                headers={"Authorization": f"Bearer {token}"}).json()
     assert replay["scores"] == final and len(replay["rounds"]) == 10
     assert sum(len(r["hands"][0]) for r in replay["rounds"]) == sum(range(1, 11))

@@ -86,14 +86,16 @@ def restart_keeps_the_game(tmp_path: Path, stop: signal.Signals) -> None:
                             headers={"Authorization": f"Bearer {token}"}).json()
         assert listing["games"][0]["scores"] == final_scores
         game_id = listing["games"][0]["id"]
-        record = httpx.get(f"{base}/api/games/{game_id}", timeout=10).json()
+        mine = {"Authorization": f"Bearer {token}"}  # a private game: its player's token
+        record = httpx.get(f"{base}/api/games/{game_id}", timeout=10, headers=mine).json()
         game = WizardGame(record["num_players"], GameOptions.from_dict(record["options"]),
                           seed=record["seed"])
         for step in record["actions"]:
             game.apply(step["seat"], action_from_dict(step["action"]))
         assert game.is_finished
         assert game.scores == record["scores"] == final_scores
-        replay = httpx.get(f"{base}/api/games/{game_id}/replay", timeout=10).json()
+        replay = httpx.get(f"{base}/api/games/{game_id}/replay", timeout=10,
+                           headers=mine).json()
         assert len(replay["rounds"]) == 15 and replay["scores"] == final_scores
     finally:
         stop_server(process)

@@ -22,12 +22,13 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import structlog
+
+from .records import StoredGame, decode_game
 
 log = structlog.get_logger(__name__)
 
@@ -79,6 +80,38 @@ MIGRATIONS: tuple[str, ...] = (
         updated REAL NOT NULL
     );
     """,
+    # 5: the master bot's analyses, one row per (game, seat); builds before schema 5
+    # created this table on first use, so a database of theirs may have it already
+    """
+    CREATE TABLE IF NOT EXISTS analyses (
+        game_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        worlds INTEGER NOT NULL,
+        created REAL NOT NULL,
+        report TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    """,
+    # 6: a private table's invite (its id alone no longer opens it), and who watched
+    # which game, so that a private game's history is open to its spectators too;
+    # private tables stored before get an invite of their own (128 random bits)
+    """
+    CREATE TABLE table_invites (
+        table_id TEXT PRIMARY KEY,
+        invite TEXT NOT NULL
+    );
+    INSERT OR IGNORE INTO table_invites (table_id, invite)
+        SELECT table_id, lower(hex(randomblob(16))) FROM games
+        WHERE COALESCE(json_extract(table_info, '$.private'), 0) != 0;
+    INSERT OR IGNORE INTO table_invites (table_id, invite)
+        SELECT id, lower(hex(randomblob(16))) FROM waiting_tables
+        WHERE COALESCE(json_extract(record, '$.private'), 0) != 0;
+    CREATE TABLE game_spectators (
+        game_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        PRIMARY KEY (game_id, player_id)
+    ) WITHOUT ROWID;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -128,23 +161,6 @@ def check_file(path: str) -> None:
         f"Recover what can be read with: sqlite3 {path} .recover | sqlite3 recovered.db, "
         "then start with WIZARD_DB=recovered.db, or restore a backup "
         "(docs/operations.md, 'A damaged database')")
-
-
-@dataclass(frozen=True, slots=True)
-class StoredGame:
-    """A game row with its actions, as the store holds it (JSON columns decoded lazily)."""
-
-    id: str
-    table_id: str
-    created: float
-    options: str
-    seed: int
-    seats: str
-    status: str
-    result: str | None
-    table_info: str
-    finished: float | None
-    actions: tuple[tuple[int, int, str, float], ...]  # (seq, seat, action JSON, time)
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
@@ -419,7 +435,8 @@ class Database:
 
 def load_games(conn: sqlite3.Connection, where: str, params: Sequence[Any] = (),
                limit: int | None = None) -> list[StoredGame]:
-    """Games matching ``where`` (newest first when limited) with their actions in order."""
+    """Games matching ``where`` (newest first when limited), decoded, with their actions in
+    order, their table's invite and who watched them."""
     sql = ("SELECT id, table_id, created, options, seed, seats, status, result, table_info, "
            f"finished FROM games WHERE {where} ORDER BY created")
     if limit is not None:
@@ -427,13 +444,15 @@ def load_games(conn: sqlite3.Connection, where: str, params: Sequence[Any] = (),
         params = (*params, limit)
     games = []
     for row in conn.execute(sql, params).fetchall():
-        actions = tuple(conn.execute(
+        actions = conn.execute(
             "SELECT seq, seat, action, time FROM actions WHERE game_id = ? ORDER BY seq",
-            (row[0],)).fetchall())
-        games.append(StoredGame(
-            id=row[0], table_id=row[1], created=row[2], options=row[3], seed=row[4],
-            seats=row[5], status=row[6], result=row[7], table_info=row[8], finished=row[9],
-            actions=actions))
+            (row[0],)).fetchall()
+        invite = conn.execute("SELECT invite FROM table_invites WHERE table_id = ?",
+                              (row[1],)).fetchone()
+        spectators = frozenset(r[0] for r in conn.execute(
+            "SELECT player_id FROM game_spectators WHERE game_id = ?", (row[0],)))
+        games.append(decode_game(row, actions, invite=invite[0] if invite else None,
+                                 spectators=spectators))
     return games
 
 

@@ -96,6 +96,7 @@ class Table:
                                 observe=self._observe, propose=self.propose)
         self.idle_since: float | None = None
         self.address: str | None = None  # the client address it was created from
+        self.invite: str | None = None  # a private table's: what joining or watching needs
         self.log = log.bind(table_id=self.table_id)
 
     # --- status ---------------------------------------------------------------------------
@@ -142,6 +143,7 @@ class Table:
             turn_seconds=self.turn_seconds,
             spectators=len(self.spectators),
             game=self.games,
+            invite=self.invite,
         )
 
     @staticmethod
