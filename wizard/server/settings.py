@@ -127,6 +127,7 @@ class Settings:
     http_header_timeout_seconds: float = 10.0
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
     player_retention_days: float = 30.0
+    db_full_check_mb: float = 128.0
 
     def __post_init__(self) -> None:
         checks = [
@@ -167,6 +168,7 @@ class Settings:
             (self.max_tables_per_address >= 1, "max_tables_per_address must be >= 1"),
             (self.http_header_timeout_seconds > 0, "http_header_timeout_seconds must be > 0"),
             (self.player_retention_days > 0, "player_retention_days must be > 0"),
+            (self.db_full_check_mb >= 0, "db_full_check_mb must be >= 0"),
         ]
         for ok, message in checks:
             if not ok:
@@ -306,6 +308,10 @@ FIELDS: tuple[Field, ...] = (
     Field("player_retention_days", "WIZARD_PLAYER_RETENTION_DAYS", "--player-retention-days",
           float, "days a player who sits in no stored game is remembered after their last "
           "hello (then their token is forgotten)"),
+    Field("db_full_check_mb", "WIZARD_DB_FULL_CHECK_MB", "--db-full-check-mb", float,
+          "a database file (with its log) up to this many MiB gets the full "
+          "`PRAGMA integrity_check` at start (about 2 s per 100 MiB), a bigger one "
+          "`quick_check` only; 0: always quick_check"),
 )
 
 assert {f.name for f in FIELDS} == set(Settings.__dataclass_fields__), "FIELDS out of date"

@@ -49,8 +49,10 @@ def iso_time(timestamp: float | None) -> str | None:
 class SqliteStore:
     """The server's store on SQLite (WAL, one group commit per turn of the event loop)."""
 
-    def __init__(self, path: str) -> None:
-        self.db = Database(path)
+    def __init__(self, path: str, *, full_check_bytes: int | None = None) -> None:
+        """``full_check_bytes``: the largest file checked in full at start (`check_file`)."""
+        self.db = (Database(path) if full_check_bytes is None
+                   else Database(path, full_check_bytes=full_check_bytes))
         self._game_of_table: dict[str, str] = {}
         self._watchers: dict[str, set[str]] = {}  # table id -> player ids watching it
 
