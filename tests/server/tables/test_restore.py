@@ -47,16 +47,17 @@ def restart_keeps_the_game(tmp_path: Path, stop: signal.Signals) -> None:
     url = f"ws://127.0.0.1:{port}/ws"
     process = start_server(port, tmp_path / "first.log", WIZARD_DB=db)
     try:
-        async def first_half() -> tuple[str, str, dict[str, Any]]:
+        async def first_half() -> tuple[str, str, str, dict[str, Any]]:
             ws, ann = await open_client(url, "Ann")
             await ann.ok({"type": "play_bots", "players": 4, "level": "hard"})
             table_id = table_of(ann)
+            invite = next(m for m in ann.messages if m["type"] == "table")["invite"]
             before = await play_until_round(ann, table_id, 6)
             assert ann.token is not None
             await ws.close()
-            return ann.token, table_id, before
+            return ann.token, table_id, invite, before
 
-        token, table_id, before = asyncio.run(asyncio.wait_for(first_half(), 120))
+        token, table_id, invite, before = asyncio.run(asyncio.wait_for(first_half(), 120))
     finally:
         if stop is signal.SIGKILL:
             process.kill()
@@ -73,6 +74,14 @@ def restart_keeps_the_game(tmp_path: Path, stop: signal.Signals) -> None:
                 lambda m: m["type"] == "update" and m["table_id"] == table_id, TIMEOUT)
             assert after["v"] == before["v"]
             assert after["observation"] == before["observation"]
+            # the private table keeps its invite: a friend may still watch by its link
+            table = next(m for m in ann.messages if m["type"] == "table")
+            assert table["invite"] == invite
+            watcher_ws, watcher = await open_client(url, "Vic")
+            assert (await watcher.request({"type": "spectate", "table_id": table_id})
+                    )["code"] == "invite_required"
+            await watcher.ok({"type": "spectate", "table_id": table_id, "invite": invite})
+            await watcher_ws.close()
             await ann.send(act_message(after))
             last = await play_to_end([ann], table_id)
             await ws.close()
