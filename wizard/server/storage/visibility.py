@@ -12,8 +12,8 @@ and to whoever holds the table's invite (the secret its invite link carries, see
   (same header) and any request carrying the invite (``?invite=…``; ``analyse``'s
   ``invite``). Its listed summary carries the invite, so that a player shares the
   game by its link (``#/replay/<game id>/<invite>``): whoever gets the link may watch
-  the replay — and, while the table is open, join or watch the table. Sharing a game
-  is sharing the table's invite; the people at a table already have it.
+  the replay. The table itself takes its id *and* the invite, and no page of history
+  shows a private table's id: a replay link opens the game, not the table.
 
 No page of history shows a private table's id, and a private game's id is random,
 not made from the table id. Games stored before the table settings were kept with
