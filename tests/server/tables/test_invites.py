@@ -51,3 +51,28 @@ def test_a_public_table_needs_no_invite_and_has_none(harness: Harness) -> None:
 def test_each_private_table_has_its_own_unguessable_invite(harness: Harness) -> None:
     invites = {private_table(harness)[1] for _ in range(3)}
     assert len(invites) == 3 and all(len(i) >= 22 for i in invites)  # 128 random bits
+
+
+def test_an_invite_is_dropped_with_a_table_that_never_played_and_kept_for_history(
+        harness: Harness) -> None:
+    store, lobby = harness.server.store, harness.server.lobby
+    portal = harness.client.portal
+    assert portal is not None
+
+    def stored_invites() -> set[str]:
+        rows = portal.call(store.db.read, lambda c: c.execute(
+            "SELECT table_id FROM table_invites").fetchall())
+        return {row[0] for row in rows}
+
+    unplayed, _ = private_table(harness)
+    ann = harness.player("Ann")
+    ann.ok({"type": "play_bots", "players": 3, "level": "easy"})
+    played = table_id_of(ann)
+    assert {unplayed, played} <= stored_invites()
+    host = lobby.table(unplayed).host
+    assert host is not None
+    portal.call(lobby.table(unplayed).leave, host)  # the last one out closes it
+    portal.call(lobby.table(played).close, "idle")
+    portal.call(store.flush)
+    invites = stored_invites()
+    assert unplayed not in invites and played in invites
