@@ -205,7 +205,7 @@ class LoadTest:
         self.stats = LoadStats(latencies=LatencySample(seed=settings.seed))
         self.on_tick = on_tick
         self._clients: list[Client] = []
-        self._tables: dict[int, asyncio.Future[str]] = {}
+        self._tables: dict[int, asyncio.Future[tuple[str, str | None]]] = {}
         self._seated: dict[str, str] = {}  # player id -> table id, for the goodbye
         self._stopping = False
 
@@ -282,11 +282,11 @@ class LoadTest:
         shared = self._tables.setdefault(group, loop.create_future())
         if member:
             async with asyncio.timeout(JOIN_WAIT * 2):
-                table_id = await asyncio.shield(shared)
-            await client.join(table_id)
+                table_id, invite = await asyncio.shield(shared)
+            await client.join(table_id, invite=invite)  # a private table: by its invite
             return table_id
         table_id = await client.create_table(s.players, private=True, turn_seconds=0)
-        shared.set_result(table_id)
+        shared.set_result((table_id, client.tables[table_id].invite))
         humans = min(s.humans_per_table, s.clients - group * s.humans_per_table)
         deadline = loop.time() + JOIN_WAIT
         while _people(client, table_id) < humans and loop.time() < deadline:

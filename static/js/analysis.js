@@ -8,7 +8,7 @@ import {SUITS, cardFromId, cardLabel, cardView, suitLabel} from "./cards.js";
 
 const STYLESHEET = "/static/css/analysis.css";
 // refusals shown in the panel itself rather than as a toast
-const QUIET_CODES = ["analysis_busy", "analysis_limit", "not_seated", "no_such_game", "not_finished",
+const QUIET_CODES = ["analysis_busy", "analysis_limit", "invite_required", "no_such_game", "not_finished",
                      "not_identified", "disconnected", "timeout"];
 const STATES = {
   queued: "Queued",
@@ -70,7 +70,8 @@ export function expectedChart(rounds) {
 
 export class AnalysisPanel {
   /** `onJump(stepIndex)` moves the replay to the state after that step. */
-  constructor(ctx, gameId, {onJump}) {
+  constructor(ctx, gameId, {onJump, invite = null}) {
+    this.invite = invite; // a private game's link carries its table's invite
     this.ctx = ctx;
     this.gameId = gameId;
     this.onJump = onJump;
@@ -93,7 +94,9 @@ export class AnalysisPanel {
     this.button.disabled = true;
     mount(this.status, h("p", {class: "muted"}, "Asking the server…"));
     try {
-      await this.ctx.ask({type: "analyse", game_id: this.gameId}, {quiet: QUIET_CODES});
+      const message = {type: "analyse", game_id: this.gameId};
+      if (this.invite) message.invite = this.invite;
+      await this.ctx.ask(message, {quiet: QUIET_CODES});
     } catch (err) {
       this.button.disabled = false;
       mount(this.status, h("p", {class: "problem-text", role: "alert"}, err.message || String(err)));

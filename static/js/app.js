@@ -113,11 +113,12 @@ async function hello() {
 
 function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
-  if (parts[0] === "table" && parts[1]) return {key: `table:${parts[1]}`, make: () => new TableView(ctx, parts[1], "play")};
-  if (parts[0] === "watch" && parts[1]) return {key: `watch:${parts[1]}`, make: () => new TableView(ctx, parts[1], "watch")};
+  // a private table's link carries its invite: #/table/<id>/<invite> (the fragment never reaches a server)
+  if (parts[0] === "table" && parts[1]) return {key: `table:${parts[1]}:${parts[2] || ""}`, make: () => new TableView(ctx, parts[1], "play", parts[2] || null)};
+  if (parts[0] === "watch" && parts[1]) return {key: `watch:${parts[1]}:${parts[2] || ""}`, make: () => new TableView(ctx, parts[1], "watch", parts[2] || null)};
   if (parts[0] === "help") return {key: "help", make: () => new HelpView(ctx)};
   if (parts[0] === "games") return {key: "games", make: () => new GamesView(ctx)};
-  if (parts[0] === "replay" && parts[1]) return {key: `replay:${parts[1]}`, make: () => new ReplayView(ctx, parts[1])};
+  if (parts[0] === "replay" && parts[1]) return {key: `replay:${parts[1]}:${parts[2] || ""}`, make: () => new ReplayView(ctx, parts[1], parts[2] || null)};
   return {key: "lobby", make: () => new LobbyView(ctx)};
 }
 

@@ -104,8 +104,9 @@ export class LobbyView {
     const joinForm = h("form", {class: "row join-row", onSubmit: (e) => {
       e.preventDefault();
       const raw = joinInput.value.trim();
-      const id = raw.includes("/table/") ? raw.split("/table/").pop() : raw;
-      if (id) this.ctx.navigate(`#/table/${encodeURIComponent(id)}`);
+      // a pasted link keeps its invite (#/table/<id>/<invite>); a bare id opens public tables
+      const path = raw.includes("/table/") ? raw.split("/table/").pop() : encodeURIComponent(raw);
+      if (path) this.ctx.navigate(`#/table/${path}`);
     }},
       h("label", {class: "sr-only", for: "join-id"}, "Invite link or table id"), joinInput,
       h("button", {class: "btn", type: "submit"}, "Join"));

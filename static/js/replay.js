@@ -23,6 +23,12 @@ function when(iso) {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString([], {dateStyle: "medium", timeStyle: "short"});
 }
 
+/** A game's replay link; a private game's carries its table's invite, so that it can be shared. */
+function replayLink(game) {
+  const tail = game.invite ? `/${encodeURIComponent(game.invite)}` : "";
+  return `#/replay/${encodeURIComponent(game.id)}${tail}`;
+}
+
 function gameRow(game) {
   const winners = new Set(game.winners);
   const players = [...game.players].sort((a, b) => a.seat - b.seat);
@@ -34,7 +40,7 @@ function gameRow(game) {
         h("li", {class: winners.has(p.seat) ? "winner" : ""},
           h("span", {class: "ellipsis", title: names[i]}, names[i]), " ", h("b", null, String(game.scores[p.seat])),
           winners.has(p.seat) ? h("span", {class: "tag tag-win"}, "winner") : null)))),
-    h("a", {class: "btn btn-small", href: `#/replay/${encodeURIComponent(game.id)}`,
+    h("a", {class: "btn btn-small", href: replayLink(game),
             "aria-label": `Replay the game of ${when(game.finished)}`}, "Replay"));
 }
 
@@ -160,8 +166,9 @@ function replayIcon(name) {
 }
 
 export class ReplayView {
-  constructor(ctx, gameId) {
+  constructor(ctx, gameId, invite = null) {
     this.ctx = ctx;
+    this.invite = invite; // a private game's link carries its table's invite
     this.gameId = gameId;
     this.index = 0;
     this.frames = null;
@@ -186,7 +193,8 @@ export class ReplayView {
 
   async load() {
     try {
-      this.replay = await getJson(`/api/games/${encodeURIComponent(this.gameId)}/replay`);
+      const query = this.invite ? `?invite=${encodeURIComponent(this.invite)}` : "";
+      this.replay = await getJson(`/api/games/${encodeURIComponent(this.gameId)}/replay${query}`);
     } catch (err) {
       mount(this.root, h("section", {class: "panel problem", role: "alert"},
         h("h1", null, "This replay is not available"), h("p", {class: "muted"}, err.message),
@@ -195,7 +203,7 @@ export class ReplayView {
     }
     this.replay.players.sort((a, b) => a.seat - b.seat);
     this.frames = buildFrames(this.replay);
-    this.analysis = new AnalysisPanel(this.ctx, this.gameId, {onJump: (index) => this.go(index - this.index)});
+    this.analysis = new AnalysisPanel(this.ctx, this.gameId, {onJump: (index) => this.go(index - this.index), invite: this.invite});
     this.analysis.onShown = () => this.render();
     this.render();
   }

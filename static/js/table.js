@@ -17,6 +17,7 @@ const JOIN_PROBLEMS = {
   table_full: "This table is full.",
   seat_taken: "That seat is taken.",
   no_such_table: "There is no such table (it may have closed).",
+  invite_required: "This table is private: open it with the full invite link you were sent.",
 };
 
 /** A touch screen without a fine pointer: cards are tapped to select, then confirmed. */
@@ -25,11 +26,16 @@ function isTouch() {
     && !matchMedia("(any-pointer: fine)").matches;
 }
 
+function withInvite(message, invite) {
+  return invite ? {...message, invite} : message;
+}
+
 export class TableView {
-  constructor(ctx, tableId, mode) {
+  constructor(ctx, tableId, mode, invite = null) {
     this.ctx = ctx;
     this.tableId = tableId;
     this.mode = mode; // "play" (sit, or join by invite) or "watch"
+    this.invite = invite; // a private table's invite, from its link
     this.problem = null;
     this.leaveArmed = false;
     this.trickSeen = new Set(); // cards already on the table: only new ones slide in
@@ -82,12 +88,12 @@ export class TableView {
           this.ctx.navigate(`#/table/${encodeURIComponent(this.tableId)}`);
           return;
         }
-        await this.ctx.ask({type: "spectate", table_id: this.tableId}, {quiet});
+        await this.ctx.ask(withInvite({type: "spectate", table_id: this.tableId}, this.invite), {quiet});
         store.watching.add(this.tableId);
       } else if (store.seatAt(this.tableId) !== null) {
         await socket.request({type: "sync", table_id: this.tableId});
       } else {
-        await this.ctx.ask({type: "join_table", table_id: this.tableId}, {quiet});
+        await this.ctx.ask(withInvite({type: "join_table", table_id: this.tableId}, this.invite), {quiet});
       }
       this.problem = null;
     } catch (err) {

@@ -3,12 +3,13 @@
 import {h, toast} from "./dom.js";
 import {LEVELS, optionBadges, tableTitle} from "./lobby.js";
 
-export function inviteLink(tableId) {
-  return `${location.origin}/#/table/${encodeURIComponent(tableId)}`;
+/** The link that seats a friend: a private table's carries its invite (its id alone opens nothing). */
+export function inviteLink(tableId, invite = null) {
+  const tail = invite ? `/${encodeURIComponent(invite)}` : "";
+  return `${location.origin}/#/table/${encodeURIComponent(tableId)}${tail}`;
 }
 
-export async function copyInvite(tableId, input) {
-  const link = inviteLink(tableId);
+export async function copyInvite(link, input) {
   try {
     await navigator.clipboard.writeText(link);
     toast("Invite link copied. Send it to a friend.", "ok");
@@ -57,7 +58,8 @@ export function waitingRoom(view, info) {
   const {ctx, tableId} = view;
   const isHost = ctx.store.isHost(tableId);
   const open = info.seats.filter((s) => s.kind === "empty").length;
-  const linkInput = h("input", {id: "invite-link", readonly: true, value: inviteLink(tableId), "aria-label": "Invite link"});
+  const link = inviteLink(tableId, info.invite);
+  const linkInput = h("input", {id: "invite-link", readonly: true, value: link, "aria-label": "Invite link"});
   const hostSeat = info.seats.find((s) => s.player_id === info.host);
   return h("section", {class: "panel waiting", "aria-labelledby": "waiting-title"},
     h("h1", {id: "waiting-title"}, tableTitle(info), info.private ? h("span", {class: "tag"}, "private") : null),
@@ -66,7 +68,7 @@ export function waitingRoom(view, info) {
     h("div", {class: "invite"},
       h("label", {for: "invite-link"}, "Invite friends with this link"),
       h("div", {class: "row"}, linkInput,
-        h("button", {type: "button", class: "btn btn-small", id: "copy-invite", onClick: () => copyInvite(tableId, linkInput)}, "Copy link"))),
+        h("button", {type: "button", class: "btn btn-small", id: "copy-invite", onClick: () => copyInvite(link, linkInput)}, "Copy link"))),
     h("div", {class: "row wait-actions"},
       isHost ? h("button", {
         type: "button", class: "btn btn-primary btn-big", id: "start-game", disabled: open > 0,

@@ -222,3 +222,16 @@ def test_chat_survives_a_reload_and_reaches_a_later_spectator(
     watcher = open_page("Walt")
     watcher.goto(f"/#/watch/{table_id}")
     expect(watcher.locator(".chat-lines")).to_contain_text("Vera welcome, all")
+
+
+def test_html_in_a_name_and_in_chat_is_shown_as_text(open_page: Callable[..., Page]) -> None:
+    name = "<img src=x onerror=window.p=1>"
+    host = open_page(name)
+    create_table(host, players=3)
+    expect(host.locator(".wait-seat[data-seat='0']")).to_contain_text(name)
+    host.fill("#chat-input", "<b id=boom>bold</b><script>window.q=1</script>")
+    host.press("#chat-input", "Enter")
+    expect(host.locator(".chat-lines")).to_contain_text("<b id=boom>bold</b><script>")
+    assert host.locator("#boom").count() == 0
+    assert host.locator(".chat-lines img, .wait-seats img").count() == 0
+    assert host.evaluate("[window.p, window.q]") == [None, None]

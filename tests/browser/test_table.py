@@ -63,10 +63,13 @@ def test_two_players_at_one_table_each_see_only_their_own_hand(
     expect(ada.locator("#start-game")).to_be_disabled()
     expect(ada.locator("#start-why")).to_contain_text("1 open seat")
     invite = ada.locator("#invite-link").input_value()
-    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/#/table/t_[\w-]+", invite)
+    # a private table's link carries its invite: the table id alone opens nothing
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/#/table/t_[\w-]+/[\w-]{22}", invite)
 
     bob = open_page("Bob")
     bob_updates = record_updates(bob)
+    bob.goto(invite.rsplit("/", 1)[0])
+    expect(bob.get_by_role("alert")).to_contain_text("private")
     bob.goto(invite)
     expect(bob.locator(".wait-seat[data-seat='1']")).to_contain_text("Bob")
     expect(bob.locator(".waiting")).to_contain_text("Waiting for Ada to start")

@@ -1,9 +1,10 @@
-"""Private stays private, on a real server: a private table's id is its invite, and no
-list, history page or replay gives it away.
+"""Private stays private, on a real server: a private table opens with its invite only,
+and no list, history page or replay gives its id away.
 
 Ann plays a private bot game to the end and opens a private waiting table; Eve, who
-has no invite, watches the lobby and reads history, including the links of Ann's game
-that Ann shares with her. Nothing Eve can read names either table.
+has no invite, watches the lobby, tries the table by its id and reads history: the
+game's id alone opens nothing, the link Ann shares (id + invite) opens the game. Nothing
+Eve can read names either table.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ def test_no_list_history_page_or_replay_gives_a_private_table_away(tmp_path: Pat
                 await play_to_end([ann], played)
                 await ann.ok({"type": "create_table", "players": 4, "private": True})
                 waiting = table_of(ann)
+                refused = await eve.request({"type": "spectate", "table_id": waiting})
+                assert refused["code"] == "invite_required"
                 await eve.ok({"type": "ping"})
                 seen = [str(m) for m in eve.messages]
                 assert ann.token is not None
@@ -50,9 +53,13 @@ def test_no_list_history_page_or_replay_gives_a_private_table_away(tmp_path: Pat
         mine = httpx.get(f"{base}/api/games", timeout=10,
                          headers={"Authorization": f"Bearer {token}"}).json()["games"]
         assert len(mine) == 1 and mine[0]["players"][0]["player_id"] == ann_id
-        # Ann shares her game's links with Eve: the game opens, the table does not leak
-        record = httpx.get(f"{base}/api/games/{mine[0]['id']}", timeout=10)
-        replay = httpx.get(f"{base}/api/games/{mine[0]['id']}/replay", timeout=10)
+        # the game's id alone opens nothing; Ann shares her game's link (id + invite) with
+        # Eve: the game opens, the table does not leak
+        game_url = f"{base}/api/games/{mine[0]['id']}"
+        assert httpx.get(game_url, timeout=10).status_code == 403
+        link = {"invite": mine[0]["invite"]}
+        record = httpx.get(game_url, params=link, timeout=10)
+        replay = httpx.get(f"{game_url}/replay", params=link, timeout=10)
         assert record.status_code == replay.status_code == 200
         assert record.json()["scores"] == mine[0]["scores"]
         readable = [lobby, str(strangers), str(mine), record.text, replay.text, *eve_saw]

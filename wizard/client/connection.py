@@ -217,8 +217,11 @@ class Client:
                                                 private=private, turn_seconds=turn_seconds))
         return self._new_table(answer, known)
 
-    async def join(self, table_id: str, seat: int | None = None) -> None:
-        await self.request(JoinTable(table_id=table_id, seat=seat))
+    async def join(self, table_id: str, seat: int | None = None, *,
+                   invite: str | None = None) -> None:
+        """Sit down; a private table needs its ``invite`` (``client.tables[id].invite`` of
+        someone at it), else `ServerError` ``invite_required``."""
+        await self.request(JoinTable(table_id=table_id, seat=seat, invite=invite))
 
     async def add_bot(self, table_id: str, level: Level = "medium",
                       seat: int | None = None) -> None:
@@ -229,8 +232,8 @@ class Client:
         """Host only, every seat filled: the first ``update`` follows."""
         await self.request(StartGame(table_id=table_id))
 
-    async def spectate(self, table_id: str) -> None:
-        await self.request(Spectate(table_id=table_id))
+    async def spectate(self, table_id: str, *, invite: str | None = None) -> None:
+        await self.request(Spectate(table_id=table_id, invite=invite))
 
     async def leave(self, table_id: str) -> None:
         await self.request(LeaveTable(table_id=table_id))

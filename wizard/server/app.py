@@ -163,7 +163,10 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
     """
     settings = settings or Settings()
     state = ServerState(settings, decider or InlineDecider(),
-                        store or SqliteStore(settings.db_path), clock)
+                        store or SqliteStore(
+                            settings.db_path,
+                            full_check_bytes=int(settings.db_full_check_mb * 1024 * 1024)),
+                        clock)
     static_dir = settings.static_path()
 
     @contextlib.asynccontextmanager

@@ -132,6 +132,7 @@ class Settings:
     analysis_worlds: int = 32
     analysis_seconds: float = 300.0
     analysis_slice_seconds: float = 0.05
+    db_full_check_mb: float = 128.0
 
     def __post_init__(self) -> None:
         checks = [
@@ -177,6 +178,7 @@ class Settings:
             (self.analysis_worlds >= 1, "analysis_worlds must be >= 1"),
             (self.analysis_seconds > 0, "analysis_seconds must be > 0"),
             (self.analysis_slice_seconds > 0, "analysis_slice_seconds must be > 0"),
+            (self.db_full_check_mb >= 0, "db_full_check_mb must be >= 0"),
         ]
         for ok, message in checks:
             if not ok:
@@ -328,6 +330,10 @@ FIELDS: tuple[Field, ...] = (
     Field("analysis_slice_seconds", "WIZARD_ANALYSIS_SLICE_SECONDS", "--analysis-slice-seconds",
           float, "an analysis runs in slices of about this long (at least one decision), so a "
           "live bot decision waits at most one slice"),
+    Field("db_full_check_mb", "WIZARD_DB_FULL_CHECK_MB", "--db-full-check-mb", float,
+          "a database file (with its log) up to this many MiB gets the full "
+          "`PRAGMA integrity_check` at start (about 2 s per 100 MiB), a bigger one "
+          "`quick_check` only; 0: always quick_check"),
 )
 
 assert {f.name for f in FIELDS} == set(Settings.__dataclass_fields__), "FIELDS out of date"

@@ -21,7 +21,8 @@ Message = dict[str, Any]
 
 
 def store_game(harness: Harness, game_id: str, players: dict[int, WsClient], *,
-               private: bool, num_players: int = 6, seed: int = 7, finish: bool = True) -> None:
+               private: bool, num_players: int = 6, seed: int = 7, finish: bool = True,
+               invite: str | None = None, watchers: tuple[WsClient, ...] = ()) -> None:
     """A game of heuristic moves written to the server's store as a table would write it."""
     seats = []
     for seat in range(num_players):
@@ -37,6 +38,11 @@ def store_game(harness: Harness, game_id: str, players: dict[int, WsClient], *,
     table_id = f"t_{game_id}"
 
     async def write() -> None:
+        if invite is not None:
+            await store.table_invite(table_id, invite)
+        for watcher in watchers:
+            assert watcher.player_id is not None
+            store.watching(table_id, watcher.player_id)
         await store.game_started(table_id, game_id, options=game.options.to_dict(), seed=seed,
                                  seats=seats, table_info={"players": num_players,
                                                           "private": private})
@@ -127,7 +133,7 @@ def test_refusals_have_clear_codes_and_change_nothing(harness: Harness) -> None:
 
     assert code(ann, {"type": "analyse", "game_id": "g_nope"}) == "no_such_game"
     assert code(ann, {"type": "analyse", "game_id": "g_open"}) == "not_finished"
-    assert code(bob, {"type": "analyse", "game_id": "g_mine"}) == "not_seated"
+    assert code(bob, {"type": "analyse", "game_id": "g_mine"}) == "invite_required"
     assert code(ann, {"type": "analyse"}) == "bad_message"
     assert code(ann, {"type": "analyse", "game_id": ""}) == "bad_message"
     assert harness.server.analysis.jobs == {}
@@ -222,3 +228,31 @@ def test_wizard_analyse_reads_a_stored_game_from_the_database(
     assert "no finished game" in capsys.readouterr().err
     assert main(["analyse", "g_cli", "--db", db, "--seats", "5", "--quiet"]) == 2
     assert "no seat 5" in capsys.readouterr().err
+
+
+def test_a_private_games_spectators_and_link_holders_may_analyse_every_seat(
+        harness: Harness) -> None:
+    ann, eve, bob = harness.player("Ann"), harness.player("Eve"), harness.player("Bob")
+    store_game(harness, "g_watched", {0: ann}, private=True, num_players=3,
+               invite="the-invite", watchers=(eve,))
+    path = "/api/games/g_watched/analysis"
+
+    def status(params: dict[str, str] | None = None, who: WsClient | None = None) -> int:
+        token = who.token if who else None
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = harness.client.get(path, params=params or {}, headers=headers)
+        if response.status_code == 403:
+            assert response.json()["error"] == "invite_required"
+        return response.status_code
+
+    assert status() == 403 and status(who=bob) == 403
+    assert status({"invite": "not-the-invite"}) == 403
+    # allowed, and nothing stored yet
+    assert status({"invite": "the-invite"}) == status(who=eve) == status(who=ann) == 404
+    service = harness.server.analysis
+    stored = harness.client.portal.call(harness.server.store.game, "g_watched")  # type: ignore[union-attr]
+    assert stored is not None
+    assert service.visible_seats(stored, ann.player_id) == [0]  # a player: their seats
+    assert service.visible_seats(stored, eve.player_id) == [0, 1, 2]  # a spectator: all
+    assert service.visible_seats(stored, bob.player_id, "the-invite") == [0, 1, 2]
+    assert service.visible_seats(stored, bob.player_id) == []

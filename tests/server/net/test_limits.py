@@ -144,12 +144,14 @@ def test_a_table_has_a_bounded_number_of_spectators(make_harness: Callable[..., 
     ann = harness.player("Ann")
     ann.ok({"type": "play_bots", "players": 3})
     table_id = table_id_of(ann)
+    invite = next(m for m in ann.messages if m["type"] == "table")["invite"]  # a bot game's
+    watch = {"type": "spectate", "table_id": table_id, "invite": invite}
     eve, fay = harness.player("Eve"), harness.player("Fay")
-    eve.ok({"type": "spectate", "table_id": table_id})
-    assert fay.request({"type": "spectate", "table_id": table_id})["code"] == "spectator_limit"
-    eve.ok({"type": "spectate", "table_id": table_id})  # watching again is not one more
+    eve.ok(watch)
+    assert fay.request(watch)["code"] == "spectator_limit"
+    eve.ok(watch)  # watching again is not one more
     eve.ok({"type": "leave_table", "table_id": table_id})
-    fay.ok({"type": "spectate", "table_id": table_id})
+    fay.ok(watch)
 
 
 # --- silence -----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from wizard.server.storage.db import (
     migrate,
     schema_version,
 )
+from wizard.server.storage.records import TableSettings
 
 
 def test_a_first_version_database_opens_in_this_version(tmp_path: Path) -> None:
@@ -38,8 +39,41 @@ def test_a_first_version_database_opens_in_this_version(tmp_path: Path) -> None:
 
     games = asyncio.run(reopen())
     assert schema_version(connect(path)) == SCHEMA_VERSION
-    assert len(games) == 1 and games[0].seed == 7 and games[0].table_info == "{}"
-    assert games[0].actions[0][:2] == (1, 0)
+    assert len(games) == 1 and games[0].seed == 7 and games[0].table_info == TableSettings()
+    assert games[0].problem is None and not games[0].private
+    step = games[0].actions[0]
+    assert (step.seq, step.seat, step.action) == (1, 0, {"type": "bid", "value": 1})
+
+
+def test_a_schema_4_database_upgrades_its_analyses_and_gives_private_tables_invites(
+        tmp_path: Path) -> None:
+    """Before schema 5 the analyses table was made on first use; schema 6 gives every
+    stored private table (a game's, a waiting one's) an invite of its own."""
+    path = str(tmp_path / "v4.db")
+    conn = connect(path)
+    migrate(conn, target=4)
+    conn.execute("CREATE TABLE IF NOT EXISTS analyses (game_id TEXT NOT NULL, seat INTEGER "
+                 "NOT NULL, worlds INTEGER NOT NULL, created REAL NOT NULL, report TEXT NOT "
+                 "NULL, PRIMARY KEY (game_id, seat))")  # what builds before schema 5 did
+    conn.execute("INSERT INTO analyses VALUES ('g1', 0, 32, 1.0, '{\"seat\": 0}')")
+    for game_id, table_id, info in (("g1", "t_a", '{"private": true}'),
+                                    ("g2", "t_a", '{"private": true}'),
+                                    ("g3", "t_b", '{"private": false}'), ("g4", "t_c", "{}")):
+        conn.execute("INSERT INTO games (id, table_id, created, options, seed, seats, status, "
+                     "table_info) VALUES (?, ?, 1.0, '{}', 7, '[]', 'finished', ?)",
+                     (game_id, table_id, info))
+    conn.execute("INSERT INTO waiting_tables VALUES ('t_w', '{\"private\": true}', 1.0), "
+                 "('t_p', '{\"private\": false}', 1.0)")
+    conn.close()
+    conn = connect(path)
+    assert migrate(conn) == 4 and schema_version(conn) == SCHEMA_VERSION
+    assert conn.execute("SELECT report FROM analyses").fetchall() == [('{"seat": 0}',)]
+    invites = dict(conn.execute("SELECT table_id, invite FROM table_invites").fetchall())
+    assert sorted(invites) == ["t_a", "t_w"]  # the private ones, one invite per table
+    assert len(set(invites.values())) == 2 and all(len(i) == 32 for i in invites.values())
+    games = load_games(conn, "1")
+    assert {g.id: g.invite for g in games} == {"g1": invites["t_a"], "g2": invites["t_a"],
+                                               "g3": None, "g4": None}
 
 
 def test_a_database_newer_than_this_build_is_refused(tmp_path: Path) -> None:

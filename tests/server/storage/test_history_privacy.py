@@ -1,5 +1,6 @@
-"""Recent games lists public games and the requester's own; a private game stays
-reachable by its link. Checked over the websocket protocol and over HTTP."""
+"""Recent games lists public games and the requester's own (played or watched); a private
+game opens for its people and by its link (which carries the table's invite), never by
+its id alone. Checked over the websocket protocol and over HTTP."""
 
 from __future__ import annotations
 
@@ -70,14 +71,48 @@ def test_a_private_game_is_listed_for_its_players_only_and_opens_by_link(
     assert listed(harness, token_of(ann)) == [public, None]
     assert listed(harness, "not-a-token") == [public]  # an unknown token is nobody
 
-    # the link (the game's own URL) works for whoever holds it, e.g. Bob after Ann shares it
+    # the game's id alone opens nothing; its link (id + the table's invite) opens it for
+    # whoever holds it, e.g. Bob after Ann shares it; Ann opens it with her token
     mine = harness.client.get("/api/games", headers={"Authorization": f"Bearer {token_of(ann)}"})
-    game_id = mine.json()["games"][1]["id"]
+    game = mine.json()["games"][1]
+    game_id, invite = game["id"], game["invite"]
     assert secret not in game_id  # the link leads to the game, not to the table
-    record = harness.client.get(f"/api/games/{game_id}")
+    assert isinstance(invite, str) and mine.json()["games"][0]["invite"] is None
+    for path in (f"/api/games/{game_id}", f"/api/games/{game_id}/replay"):
+        refused = harness.client.get(path, headers={"Authorization": f"Bearer {token_of(bob)}"})
+        assert refused.status_code == 403 and refused.json()["error"] == "invite_required"
+        assert harness.client.get(path, params={"invite": invite + "x"}).status_code == 403
+    record = harness.client.get(f"/api/games/{game_id}", params={"invite": invite})
     assert record.status_code == 200 and record.json()["table_id"] is None
-    replay = harness.client.get(f"/api/games/{game_id}/replay")
+    replay = harness.client.get(f"/api/games/{game_id}/replay", params={"invite": invite})
     assert replay.status_code == 200 and len(replay.json()["rounds"]) == 10
+    own = harness.client.get(f"/api/games/{game_id}/replay",
+                             headers={"Authorization": f"Bearer {token_of(ann)}"})
+    assert own.status_code == 200 and own.content == replay.content
+    # the cached replay is no way around the rule
+    assert harness.client.get(f"/api/games/{game_id}/replay").status_code == 403
+
+
+def test_who_watched_a_private_game_lists_and_opens_it(harness: Harness) -> None:
+    ann, eve, tom = harness.player("Ann"), harness.player("Eve"), harness.player("Tom")
+    ann.ok({"type": "create_table", "players": 6, "private": True, "turn_seconds": 0})
+    info = ann.wait_for(lambda m: m["type"] == "table")
+    table_id = info["table_id"]
+    for seat in range(1, 6):
+        ann.ok({"type": "add_bot", "table_id": table_id, "level": "easy", "seat": seat})
+    eve.ok({"type": "spectate", "table_id": table_id, "invite": info["invite"]})  # before
+    ann.ok({"type": "start_game", "table_id": table_id})
+    tom.ok({"type": "spectate", "table_id": table_id, "invite": info["invite"]})  # during
+    play_to_the_end(ann, table_id)
+    for watcher in (eve, tom):
+        assert listed(harness, token_of(watcher)) == [None]
+        game_id = harness.client.get(
+            "/api/games", headers={"Authorization": f"Bearer {token_of(watcher)}"}
+        ).json()["games"][0]["id"]
+        replay = harness.client.get(f"/api/games/{game_id}/replay",
+                                    headers={"Authorization": f"Bearer {token_of(watcher)}"})
+        assert replay.status_code == 200
+    assert listed(harness, token_of(harness.player("Max"))) == []
 
 
 def test_a_bot_game_is_private_to_its_player(harness: Harness) -> None:

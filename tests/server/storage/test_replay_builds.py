@@ -31,7 +31,8 @@ def test_a_replay_is_built_in_a_worker_thread_once(harness: Harness,
         return real_replay(stored)
 
     monkeypatch.setattr(history, "replay", recording_replay)
-    bodies = [harness.client.get(f"/api/games/{game_id}/replay") for _ in range(3)]
+    bodies = [harness.client.get(f"/api/games/{game_id}/replay",
+                                 headers={"Authorization": f"Bearer {token}"}) for _ in range(3)]
     assert all(b.status_code == 200 for b in bodies)
     assert bodies[0].content == bodies[2].content
     assert len(bodies[0].json()["rounds"]) == 20

@@ -64,14 +64,20 @@ def test_a_corrupt_game_is_skipped_and_the_good_ones_come_back(
                  "table_info FROM games")
     conn.execute("INSERT INTO actions VALUES "
                  "('bad-1', 2, 0, '{\"type\":\"play\",\"card\":999}', 0)")
+    # a row whose stored JSON does not decode at all (seats), beside one that does not replay
+    conn.execute("INSERT INTO games (id, table_id, created, options, seed, seats, status, "
+                 "table_info) SELECT 'bad-2', 'worse', created, options, seed, '[{\"kind\"', "
+                 "status, table_info FROM games WHERE id != 'bad-1'")
     conn.commit()
 
     second = make_harness(db_path=db)
     assert table_id in second.server.lobby.tables
     assert "bad" not in second.server.lobby.tables
     assert second.client.get("/healthz").status_code == 200
-    status = sqlite3.connect(db).execute("SELECT status FROM games WHERE id = 'bad-1'").fetchone()
-    assert status == ("corrupt",)
+    assert "worse" not in second.server.lobby.tables
+    statuses = sqlite3.connect(db).execute(
+        "SELECT status FROM games WHERE id IN ('bad-1', 'bad-2')").fetchall()
+    assert statuses == [("corrupt",), ("corrupt",)]
     back = second.connect("Ann again")
     back.hello("Ann", token)
     update = back.wait_for(lambda m: m["type"] == "update" and m["table_id"] == table_id)
@@ -132,6 +138,7 @@ def test_a_played_game_replays_to_its_final_scores(harness: Harness) -> None:
     games = harness.client.get("/api/games", headers={"Authorization": f"Bearer {token}"}
                                ).json()["games"]
     assert games[0]["scores"] == final
-    replay = harness.client.get(f"/api/games/{games[0]['id']}/replay").json()
+    replay = harness.client.get(f"/api/games/{games[0]['id']}/replay",
+                                headers={"Authorization": f"Bearer {token}"}).json()
     assert replay["scores"] == final and len(replay["rounds"]) == 10
     assert sum(len(r["hands"][0]) for r in replay["rounds"]) == sum(range(1, 11))

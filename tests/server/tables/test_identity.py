@@ -117,7 +117,7 @@ def test_tokens_appear_only_in_their_owners_welcome(harness: Harness) -> None:
     assert logs  # the capture saw the server's log events
 
 
-def test_private_tables_are_not_listed_and_are_joined_by_id_only(harness: Harness) -> None:
+def test_private_tables_are_not_listed_and_are_joined_by_invite_only(harness: Harness) -> None:
     ann, ben = harness.player("Ann"), harness.player("Ben")
     ben.ok({"type": "list_tables"})
     ann.ok({"type": "create_table", "players": 3, "private": True})
@@ -130,5 +130,9 @@ def test_private_tables_are_not_listed_and_are_joined_by_id_only(harness: Harnes
         [public_id]
     assert ben.request({"type": "join_table",
                         "table_id": private_id[:-1] + "x"})["code"] == "no_such_table"
-    ben.ok({"type": "join_table", "table_id": private_id})
+    assert ben.request({"type": "join_table",
+                        "table_id": private_id})["code"] == "invite_required"
+    invite = next(m for m in ann.messages if m["type"] == "table"
+                  and m["table_id"] == private_id)["invite"]
+    ben.ok({"type": "join_table", "table_id": private_id, "invite": invite})
     assert len(private_id) >= 14  # "t_" + 72 random bits

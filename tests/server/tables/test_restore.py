@@ -47,16 +47,17 @@ def restart_keeps_the_game(tmp_path: Path, stop: signal.Signals) -> None:
     url = f"ws://127.0.0.1:{port}/ws"
     process = start_server(port, tmp_path / "first.log", WIZARD_DB=db)
     try:
-        async def first_half() -> tuple[str, str, dict[str, Any]]:
+        async def first_half() -> tuple[str, str, str, dict[str, Any]]:
             ws, ann = await open_client(url, "Ann")
             await ann.ok({"type": "play_bots", "players": 4, "level": "hard"})
             table_id = table_of(ann)
+            invite = next(m for m in ann.messages if m["type"] == "table")["invite"]
             before = await play_until_round(ann, table_id, 6)
             assert ann.token is not None
             await ws.close()
-            return ann.token, table_id, before
+            return ann.token, table_id, invite, before
 
-        token, table_id, before = asyncio.run(asyncio.wait_for(first_half(), 120))
+        token, table_id, invite, before = asyncio.run(asyncio.wait_for(first_half(), 120))
     finally:
         if stop is signal.SIGKILL:
             process.kill()
@@ -73,6 +74,14 @@ def restart_keeps_the_game(tmp_path: Path, stop: signal.Signals) -> None:
                 lambda m: m["type"] == "update" and m["table_id"] == table_id, TIMEOUT)
             assert after["v"] == before["v"]
             assert after["observation"] == before["observation"]
+            # the private table keeps its invite: a friend may still watch by its link
+            table = next(m for m in ann.messages if m["type"] == "table")
+            assert table["invite"] == invite
+            watcher_ws, watcher = await open_client(url, "Vic")
+            assert (await watcher.request({"type": "spectate", "table_id": table_id})
+                    )["code"] == "invite_required"
+            await watcher.ok({"type": "spectate", "table_id": table_id, "invite": invite})
+            await watcher_ws.close()
             await ann.send(act_message(after))
             last = await play_to_end([ann], table_id)
             await ws.close()
@@ -86,14 +95,16 @@ def restart_keeps_the_game(tmp_path: Path, stop: signal.Signals) -> None:
                             headers={"Authorization": f"Bearer {token}"}).json()
         assert listing["games"][0]["scores"] == final_scores
         game_id = listing["games"][0]["id"]
-        record = httpx.get(f"{base}/api/games/{game_id}", timeout=10).json()
+        mine = {"Authorization": f"Bearer {token}"}  # a private game: its player's token
+        record = httpx.get(f"{base}/api/games/{game_id}", timeout=10, headers=mine).json()
         game = WizardGame(record["num_players"], GameOptions.from_dict(record["options"]),
                           seed=record["seed"])
         for step in record["actions"]:
             game.apply(step["seat"], action_from_dict(step["action"]))
         assert game.is_finished
         assert game.scores == record["scores"] == final_scores
-        replay = httpx.get(f"{base}/api/games/{game_id}/replay", timeout=10).json()
+        replay = httpx.get(f"{base}/api/games/{game_id}/replay", timeout=10,
+                           headers=mine).json()
         assert len(replay["rounds"]) == 15 and replay["scores"] == final_scores
     finally:
         stop_server(process)

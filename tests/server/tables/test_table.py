@@ -155,7 +155,7 @@ def test_a_disconnected_player_is_played_for_after_the_grace_period(
     harness.close_all()
     table = harness.server.lobby.table(table_id)
     watcher = harness.player("Eve")
-    watcher.ok({"type": "spectate", "table_id": table_id})
+    watcher.ok({"type": "spectate", "table_id": table_id, "invite": table.invite})  # a bot game
     away = watcher.wait_for(lambda m: m["type"] == "update" and any(
         e == {"type": "auto_played", "player": 0, "reason": "away"} for e in m["events"]), 5)
     assert away["observation"]["hand"] == []

@@ -1,9 +1,11 @@
 """Game analysis as a bounded background job: ``analyse`` and ``GET /api/games/{id}/analysis``.
 
-A request names a finished game; the requester may see its own seats, and
-every seat of a public (not private) game. Seats already analysed come from
-`AnalysisStore` at once; the others become one job, which runs in slices of a
-few decisions (`wizard.ai.analysis.analyse_slice`) in a background worker
+A request names a finished game. Every seat of a public game may be analysed
+by anyone; of a private game, its players get the seats they played, and whoever
+else may open it — its spectators, or a request carrying its table's invite —
+every seat (as on a watched game; see `wizard.server.storage.visibility`). Seats
+already analysed come from `AnalysisStore` at once; the others become one job,
+which runs in slices of a few decisions (`wizard.ai.analysis.analyse_slice`) in a background worker
 process beside the inference pool's live workers (`ProcessRunner`): it never
 takes a live decision and runs at the lowest CPU priority (niceness 19,
 ``SCHED_IDLE`` on Linux), so live games come first. (Slices on the live
@@ -23,7 +25,6 @@ import asyncio
 import concurrent.futures
 import concurrent.futures.process
 import contextlib
-import json
 import multiprocessing
 import os
 import time
@@ -45,7 +46,9 @@ from ..net.protocol import Analyse, Analysis, AnalysisProgress, ErrorCode, Proto
 from ..settings import Settings
 from ..storage.analyses import AnalysisStore
 from ..storage.history import _error, _json, game_record
+from ..storage.records import StoredGame
 from ..storage.store import STATUS_FINISHED, SqliteStore
+from ..storage.visibility import bearer_token, may_view, played_in
 
 log = structlog.get_logger(__name__)
 
@@ -201,21 +204,32 @@ class AnalysisService:
 
     # --- who may see what ---------------------------------------------------------------
 
-    async def _game(self, game_id: str) -> tuple[dict[str, Any], bool]:
+    async def _game(self, game_id: str) -> StoredGame:
         stored = await self.store.game(game_id)
-        if stored is None:
+        if stored is None or stored.problem is not None:
             raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"no game {game_id!r}")
         if stored.status != STATUS_FINISHED:
             raise ProtocolError(ErrorCode.NOT_FINISHED, f"game {game_id!r} is not finished")
-        private = bool(json.loads(stored.table_info or "{}").get("private", False))
-        return game_record(stored), private
+        return stored
 
     @staticmethod
-    def visible_seats(record: dict[str, Any], private: bool, player_id: str | None) -> list[int]:
-        """Every seat of a public game; of a private one, the seats ``player_id`` played."""
-        if not private:
-            return list(range(record["num_players"]))
-        return [p["seat"] for p in public_seats_of(record) if p.get("player_id") == player_id]
+    def visible_seats(stored: StoredGame, player_id: str | None,
+                      invite: str | None = None) -> list[int]:
+        """Every seat of a public game; of a private one, the seats ``player_id`` played,
+        or every seat for its spectators and holders of its invite; else none."""
+        everyone = list(range(len(stored.seats)))
+        if not stored.private:
+            return everyone
+        mine = played_in(stored, player_id)
+        if mine:
+            return mine
+        return everyone if may_view(stored, player_id, invite) else []
+
+    @staticmethod
+    def refused() -> ProtocolError:
+        return ProtocolError(ErrorCode.INVITE_REQUIRED,
+                             "this game was played at a private table: analyse it from its "
+                             "link (it carries the invite) or as one of its players")
 
     # --- the websocket request ----------------------------------------------------------
 
@@ -223,11 +237,11 @@ class AnalysisService:
         """``analyse {game_id}``: the stored analysis at once, or a job with progress."""
         player = connection.player
         assert player is not None
-        record, private = await self._game(message.game_id)
-        seats = self.visible_seats(record, private, player.player_id)
+        stored_game = await self._game(message.game_id)
+        seats = self.visible_seats(stored_game, player.player_id, message.invite)
         if not seats:
-            raise ProtocolError(ErrorCode.NOT_SEATED,
-                                "this game was private and you did not play in it")
+            raise self.refused()
+        record = game_record(stored_game)
         stored = await self.results.seats(message.game_id)
         missing = tuple(s for s in seats if s not in stored)
         if not missing:
@@ -358,23 +372,23 @@ class AnalysisService:
         """``GET /api/games/{id}/analysis``: the stored analysis (never starts one).
 
         A private game's seats need ``Authorization: Bearer <token>`` of a player
-        who sat there.
+        or spectator of it, or ``?invite=`` (its table's invite).
         """
         game_id = request.path_params["game_id"]
         try:
-            record, private = await self._game(game_id)
+            stored_game = await self._game(game_id)
         except ProtocolError as exc:
             return _error(404 if exc.code is ErrorCode.NO_SUCH_GAME else 409, exc.code.value,
                           exc.message)
         player_id = None
-        auth = request.headers.get("authorization", "")
-        if auth.lower().startswith("bearer "):
-            known = await self.store.known_player(auth[7:].strip())
+        token = bearer_token(request.headers.get("authorization"))
+        if token:
+            known = await self.store.known_player(token)
             player_id = known[0] if known else None
-        seats = self.visible_seats(record, private, player_id)
+        seats = self.visible_seats(stored_game, player_id, request.query_params.get("invite"))
         if not seats:
-            return _error(403, ErrorCode.NOT_SEATED.value,
-                          "a private game's analysis is for its players (send your token)")
+            refused = self.refused()
+            return _error(403, refused.code.value, refused.message)
         stored = await self.results.seats(game_id)
         if all(s in stored for s in seats):
             message = self._analysis(game_id, [stored[s] for s in seats])
@@ -388,11 +402,6 @@ class AnalysisService:
                          202)
         return _error(404, "not_analysed",
                       "this game has not been analysed yet: send analyse {game_id}")
-
-
-def public_seats_of(record: dict[str, Any]) -> list[dict[str, Any]]:
-    players: list[dict[str, Any]] = record.get("players") or []
-    return players
 
 
 def make_runner(decider: object) -> SliceRunner:

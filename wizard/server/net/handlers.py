@@ -187,13 +187,20 @@ class Dispatcher:
                                       address=connection.address)
 
     async def join_table(self, connection: Connection, message: JoinTable) -> None:
-        await self.lobby.table(message.table_id).join(self._player(connection), message.seat)
+        player = self._player(connection)
+        table = self.lobby.table_to_enter(player, message.table_id, message.invite)
+        await table.join(player, message.seat)
 
     async def leave_table(self, connection: Connection, message: LeaveTable) -> None:
-        await self.lobby.table(message.table_id).leave(self._player(connection))
+        table = self.lobby.table(message.table_id)
+        await table.leave(self._player(connection))
+        self.lobby.stopped_watching(table, connection)
 
     async def spectate(self, connection: Connection, message: Spectate) -> None:
-        await self.lobby.table(message.table_id).spectate(connection)
+        table = self.lobby.table_to_enter(self._player(connection), message.table_id,
+                                          message.invite)
+        await table.spectate(connection)
+        self.lobby.started_watching(table, connection)
 
     async def add_bot(self, connection: Connection, message: AddBot) -> None:
         table = self.lobby.table(message.table_id)

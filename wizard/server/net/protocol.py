@@ -52,6 +52,7 @@ class ErrorCode(enum.StrEnum):
     PLAYER_TABLE_LIMIT = "player_table_limit"
     ADDRESS_TABLE_LIMIT = "address_table_limit"
     SPECTATOR_LIMIT = "spectator_limit"
+    INVITE_REQUIRED = "invite_required"  # a private table (or its game) without its invite
     NO_SUCH_GAME = "no_such_game"
     ANALYSIS_BUSY = "analysis_busy"
     ANALYSIS_LIMIT = "analysis_limit"
@@ -78,6 +79,7 @@ Players = Annotated[int, msgspec.Meta(ge=3, le=6)]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
 Level = Literal["easy", "medium", "hard", "master"]
+Invite = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 TurnSeconds = Annotated[int, msgspec.Meta(ge=0, le=3600)]
 ChatText = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 
@@ -117,6 +119,7 @@ class CreateTable(ClientMessage, tag="create_table", kw_only=True, frozen=True):
 class JoinTable(ClientMessage, tag="join_table", kw_only=True, frozen=True):
     table_id: TableId
     seat: Seat | None = None
+    invite: Invite | None = None  # a private table's invite (`TableInfo.invite`)
 
 
 class LeaveTable(ClientMessage, tag="leave_table", kw_only=True, frozen=True):
@@ -125,6 +128,7 @@ class LeaveTable(ClientMessage, tag="leave_table", kw_only=True, frozen=True):
 
 class Spectate(ClientMessage, tag="spectate", kw_only=True, frozen=True):
     table_id: TableId
+    invite: Invite | None = None
 
 
 class AddBot(ClientMessage, tag="add_bot", kw_only=True, frozen=True):
@@ -173,6 +177,7 @@ class Ping(ClientMessage, tag="ping", frozen=True):
 
 class Analyse(ClientMessage, tag="analyse", kw_only=True, frozen=True):
     game_id: TableId  # a finished game's id (``GET /api/games``)
+    invite: Invite | None = None  # a private game's: the invite of its table
 
 
 AnyClientMessage = (
@@ -269,6 +274,7 @@ class TableInfo(ServerMessage, tag="table", frozen=True):
     turn_seconds: int
     spectators: int
     game: int
+    invite: str | None = None  # a private table's invite, sent to the people at it only
 
 
 class Tables(ServerMessage, tag="tables", frozen=True):

@@ -22,12 +22,13 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import structlog
+
+from .records import StoredGame, decode_game
 
 log = structlog.get_logger(__name__)
 
@@ -79,6 +80,38 @@ MIGRATIONS: tuple[str, ...] = (
         updated REAL NOT NULL
     );
     """,
+    # 5: the master bot's analyses, one row per (game, seat); builds before schema 5
+    # created this table on first use, so a database of theirs may have it already
+    """
+    CREATE TABLE IF NOT EXISTS analyses (
+        game_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        worlds INTEGER NOT NULL,
+        created REAL NOT NULL,
+        report TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    """,
+    # 6: a private table's invite (its id alone no longer opens it), and who watched
+    # which game, so that a private game's history is open to its spectators too;
+    # private tables stored before get an invite of their own (128 random bits)
+    """
+    CREATE TABLE table_invites (
+        table_id TEXT PRIMARY KEY,
+        invite TEXT NOT NULL
+    );
+    INSERT OR IGNORE INTO table_invites (table_id, invite)
+        SELECT table_id, lower(hex(randomblob(16))) FROM games
+        WHERE COALESCE(json_extract(table_info, '$.private'), 0) != 0;
+    INSERT OR IGNORE INTO table_invites (table_id, invite)
+        SELECT id, lower(hex(randomblob(16))) FROM waiting_tables
+        WHERE COALESCE(json_extract(record, '$.private'), 0) != 0;
+    CREATE TABLE game_spectators (
+        game_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        PRIMARY KEY (game_id, player_id)
+    ) WITHOUT ROWID;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -95,11 +128,23 @@ SQLITE_FULL = 13
 
 
 class StoreCorruptError(StoreError):
-    """The database file failed SQLite's ``quick_check`` at start; a copy was kept."""
+    """The database file failed SQLite's check at start; a copy was kept."""
 
 
-def check_file(path: str) -> None:
-    """Run ``PRAGMA quick_check`` on the database at ``path`` (if it exists).
+#: files up to this size (database + log) get the full ``integrity_check`` at start
+#: (``WIZARD_DB_FULL_CHECK_MB``); measured 38 ms for 5.7 MiB, 1.3 s for 57 MiB, 2.5 s for
+#: 226 MiB on a shared 2-core machine (docs/operations.md)
+FULL_CHECK_BYTES = 128 * 1024 * 1024
+
+
+def check_file(path: str, full_check_bytes: int = FULL_CHECK_BYTES) -> None:
+    """Check the database at ``path`` (if it exists) before the server uses it.
+
+    A file (with its ``-wal``) of at most ``full_check_bytes`` gets ``PRAGMA
+    integrity_check``, which also finds an index that no longer matches its table
+    (one flipped byte in an index page: every page is well-formed, so ``quick_check``
+    passes, and the server would read the wrong rows); a bigger one gets ``PRAGMA
+    quick_check`` (pages and b-trees only), so that start-up stays within seconds.
 
     On failure keeps a copy beside it (``<path>.corrupt-<UTC time>``, with its
     ``-wal``), logs ``store_corrupt`` and raises `StoreCorruptError` saying how to
@@ -107,44 +152,33 @@ def check_file(path: str) -> None:
     """
     if not Path(path).is_file():
         return
+    wal = Path(path + "-wal")
+    size = Path(path).stat().st_size + (wal.stat().st_size if wal.is_file() else 0)
+    pragma = "integrity_check" if size <= full_check_bytes else "quick_check"
+    began = time.perf_counter()
     try:
         conn = sqlite3.connect(path)
         try:
-            problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check(20)")]
+            problems = [str(row[0]) for row in conn.execute(f"PRAGMA {pragma}(20)")]
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
         problems = [str(exc)]
     if problems == ["ok"]:
+        log.info("store_checked", path=path, check=pragma, bytes=size,
+                 ms=round((time.perf_counter() - began) * 1000))
         return
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     copy = f"{path}.corrupt-{stamp}"
     shutil.copy2(path, copy)
-    if Path(path + "-wal").is_file():
-        shutil.copy2(path + "-wal", copy + "-wal")
-    log.error("store_corrupt", path=path, copy=copy, problems=problems[:5])
+    if wal.is_file():
+        shutil.copy2(wal, copy + "-wal")
+    log.error("store_corrupt", path=path, check=pragma, copy=copy, problems=problems[:5])
     raise StoreCorruptError(
-        f"the database {path} is damaged ({problems[0]}); a copy is kept at {copy}. "
+        f"the database {path} is damaged ({pragma}: {problems[0]}); a copy is kept at {copy}. "
         f"Recover what can be read with: sqlite3 {path} .recover | sqlite3 recovered.db, "
         "then start with WIZARD_DB=recovered.db, or restore a backup "
         "(docs/operations.md, 'A damaged database')")
-
-
-@dataclass(frozen=True, slots=True)
-class StoredGame:
-    """A game row with its actions, as the store holds it (JSON columns decoded lazily)."""
-
-    id: str
-    table_id: str
-    created: float
-    options: str
-    seed: int
-    seats: str
-    status: str
-    result: str | None
-    table_info: str
-    finished: float | None
-    actions: tuple[tuple[int, int, str, float], ...]  # (seq, seat, action JSON, time)
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
@@ -200,8 +234,9 @@ _ENCODE = msgspec.json.encode
 class Database:
     """The server's SQLite database. ``path`` ``":memory:"`` keeps it in this process only."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, full_check_bytes: int = FULL_CHECK_BYTES) -> None:
         self.path = path
+        self.full_check_bytes = full_check_bytes  # see `check_file`
         self.in_memory = path == ":memory:"
         if self.in_memory:
             # one shared in-memory database for the writer and the readers of this process
@@ -229,13 +264,13 @@ class Database:
     async def open(self) -> None:
         """Check the file, connect, migrate to the newest schema, start the checkpoints.
 
-        Raises `StoreCorruptError` for a file that fails ``quick_check``.
+        Raises `StoreCorruptError` for a file that fails its check (`check_file`).
         """
         await asyncio.to_thread(self._open_sync)
 
     def _open_sync(self) -> None:
         if not self.in_memory:
-            check_file(self.path)
+            check_file(self.path, self.full_check_bytes)
         writer = connect(self._target, uri=self._uri)
         migrate(writer)
         self._reader = connect(self._target, uri=self._uri)
@@ -419,7 +454,8 @@ class Database:
 
 def load_games(conn: sqlite3.Connection, where: str, params: Sequence[Any] = (),
                limit: int | None = None) -> list[StoredGame]:
-    """Games matching ``where`` (newest first when limited) with their actions in order."""
+    """Games matching ``where`` (newest first when limited), decoded, with their actions in
+    order, their table's invite and who watched them."""
     sql = ("SELECT id, table_id, created, options, seed, seats, status, result, table_info, "
            f"finished FROM games WHERE {where} ORDER BY created")
     if limit is not None:
@@ -427,13 +463,15 @@ def load_games(conn: sqlite3.Connection, where: str, params: Sequence[Any] = (),
         params = (*params, limit)
     games = []
     for row in conn.execute(sql, params).fetchall():
-        actions = tuple(conn.execute(
+        actions = conn.execute(
             "SELECT seq, seat, action, time FROM actions WHERE game_id = ? ORDER BY seq",
-            (row[0],)).fetchall())
-        games.append(StoredGame(
-            id=row[0], table_id=row[1], created=row[2], options=row[3], seed=row[4],
-            seats=row[5], status=row[6], result=row[7], table_info=row[8], finished=row[9],
-            actions=actions))
+            (row[0],)).fetchall()
+        invite = conn.execute("SELECT invite FROM table_invites WHERE table_id = ?",
+                              (row[1],)).fetchone()
+        spectators = frozenset(r[0] for r in conn.execute(
+            "SELECT player_id FROM game_spectators WHERE game_id = ?", (row[0],)))
+        games.append(decode_game(row, actions, invite=invite[0] if invite else None,
+                                 spectators=spectators))
     return games
 
 

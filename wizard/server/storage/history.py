@@ -1,7 +1,9 @@
 """Finished games for people: ``/api/games`` (a page of results) and one game, or its replay.
 
-"Recent games" lists public games and the requester's own private ones (see
-`wizard.server.storage.visibility`); a game's own URL works for whoever has the link.
+"Recent games" lists public games and the private ones the requester played or
+watched; a private game's record and replay answer its players and spectators
+(``Authorization: Bearer <token>``) and whoever holds its link (``?invite=``): see
+`wizard.server.storage.visibility`.
 Only finished games are served — a game in progress would give its seed (and so
 every hand) away. ``/api/games/{id}`` holds enough to replay the game in the
 engine exactly (options, seed, seats, every action with its seat, final scores);
@@ -12,7 +14,6 @@ trump, then every step with its engine events, for the browser's replay view.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import OrderedDict
 from typing import Any
 
@@ -21,11 +22,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from wizard.engine import GameOptions, RoundStarted, WizardGame, action_from_dict
+from wizard.engine import RoundStarted, WizardGame, action_from_dict
 
-from .db import StoredGame
+from .records import StoredGame
 from .store import STATUS_FINISHED, SqliteStore, iso_time, public_seats
-from .visibility import bearer_token, shown_table_id
+from .visibility import bearer_token, may_view
 
 MAX_PAGE = 100
 DEFAULT_PAGE = 20
@@ -42,19 +43,18 @@ def _error(status: int, code: str, message: str) -> Response:
 
 def game_record(stored: StoredGame) -> dict[str, Any]:
     """``/api/games/{id}``: the game as data, enough to replay it exactly."""
-    result = json.loads(stored.result) if stored.result else {"scores": [], "winners": []}
     seats = public_seats(stored.seats)
     return {
         "id": stored.id,
-        "table_id": shown_table_id(stored.table_id, stored.table_info),
+        "table_id": None if stored.private else stored.table_id,
         "num_players": len(seats),
-        "options": json.loads(stored.options),
+        "options": stored.options.to_dict(),
         "seed": stored.seed,
         "players": seats,
-        "actions": [{"seq": seq, "seat": seat, "action": json.loads(action)}
-                    for seq, seat, action, _ in stored.actions],
-        "scores": result["scores"],
-        "winners": result["winners"],
+        "actions": [{"seq": a.seq, "seat": a.seat, "action": a.action}
+                    for a in stored.actions],
+        "scores": stored.result.scores if stored.result else [],
+        "winners": stored.result.winners if stored.result else [],
         "created": iso_time(stored.created),
         "finished": iso_time(stored.finished),
     }
@@ -66,8 +66,7 @@ def replay(stored: StoredGame) -> dict[str, Any]:
     Raises `ValueError` (or an `IllegalActionError`) if the record does not replay.
     """
     record = game_record(stored)
-    options = GameOptions.from_dict(record["options"])
-    game = WizardGame(record["num_players"], options, seed=stored.seed)
+    game = WizardGame(record["num_players"], stored.options, seed=stored.seed)
 
     def round_view() -> dict[str, Any]:
         trump = game.trump_card
@@ -104,7 +103,7 @@ class History:
 
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
-        self._replays: OrderedDict[str, bytes] = OrderedDict()
+        self._replays: OrderedDict[str, tuple[bool, bytes]] = OrderedDict()  # (public, body)
         self._building: dict[str, asyncio.Future[bytes]] = {}  # one build per game at a time
 
     def routes(self) -> list[Route]:
@@ -121,35 +120,48 @@ class History:
             return _error(400, "bad_request", "limit must be an integer")
         if not 1 <= limit <= MAX_PAGE:
             return _error(400, "bad_request", f"limit must be 1-{MAX_PAGE}")
-        token = bearer_token(request.headers.get("authorization"))
-        known = await self.store.known_player(token) if token else None
         try:
             games, next_before = await self.store.finished_games(
-                limit, request.query_params.get("before"), known[0] if known else None)
+                limit, request.query_params.get("before"), await self.viewer(request))
         except ValueError as exc:
             return _error(400, "bad_request", str(exc))
         return _json({"games": games, "next_before": next_before})
 
-    async def _finished(self, game_id: str) -> StoredGame | Response:
+    async def viewer(self, request: Request) -> str | None:
+        """The player id of the request's ``Authorization: Bearer <token>``, if known."""
+        token = bearer_token(request.headers.get("authorization"))
+        known = await self.store.known_player(token) if token else None
+        return known[0] if known else None
+
+    async def open_game(self, request: Request, game_id: str) -> StoredGame | Response:
+        """The finished game ``game_id`` if this request may see it, else the error response
+        (404 ``no_such_game``; 403 ``invite_required`` for a private game)."""
         stored = await self.store.game(game_id)
-        if stored is None or stored.status != STATUS_FINISHED:
+        if stored is None or stored.status != STATUS_FINISHED or stored.problem is not None:
             return _error(404, "no_such_game", f"no finished game {game_id!r}")
+        if stored.private and not may_view(stored, await self.viewer(request),
+                                           request.query_params.get("invite")):
+            return _error(403, "invite_required",
+                          "this game was played at a private table: open it with its link "
+                          "(it carries the invite), or sign in as one of its players")
         return stored
 
     async def one_game(self, request: Request) -> Response:
-        stored = await self._finished(request.path_params["game_id"])
+        stored = await self.open_game(request, request.path_params["game_id"])
         if isinstance(stored, Response):
             return stored
         return _json(game_record(stored))
 
     async def one_replay(self, request: Request) -> Response:
         game_id = request.path_params["game_id"]
-        body = self._replays.get(game_id)
-        if body is None:
-            stored = await self._finished(game_id)
+        cached = self._replays.get(game_id)
+        if cached is not None and cached[0]:  # a public game's: no one to ask
+            body = cached[1]
+        else:
+            stored = await self.open_game(request, game_id)
             if isinstance(stored, Response):
                 return stored
-            body = await self._build(stored)
+            body = cached[1] if cached is not None else await self._build(stored)
         if game_id in self._replays:
             self._replays.move_to_end(game_id)
         return Response(body, media_type="application/json")
@@ -163,7 +175,7 @@ class History:
             self._building[stored.id] = building
             building.add_done_callback(lambda _: self._building.pop(stored.id, None))
         body = await asyncio.shield(building)
-        self._replays[stored.id] = body
+        self._replays[stored.id] = (not stored.private, body)
         if len(self._replays) > REPLAY_CACHE:
             self._replays.popitem(last=False)
         return body

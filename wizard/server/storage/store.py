@@ -23,8 +23,9 @@ from typing import Any
 
 import structlog
 
-from .db import Database, StoredGame, load_games
-from .visibility import listed_condition, shown_table_id
+from .db import Database, load_games
+from .records import StoredGame, StoredSeat, decode_result, decode_seats, decode_settings
+from .visibility import listed_condition
 
 log = structlog.get_logger(__name__)
 
@@ -48,9 +49,12 @@ def iso_time(timestamp: float | None) -> str | None:
 class SqliteStore:
     """The server's store on SQLite (WAL, one group commit per turn of the event loop)."""
 
-    def __init__(self, path: str) -> None:
-        self.db = Database(path)
+    def __init__(self, path: str, *, full_check_bytes: int | None = None) -> None:
+        """``full_check_bytes``: the largest file checked in full at start (`check_file`)."""
+        self.db = (Database(path) if full_check_bytes is None
+                   else Database(path, full_check_bytes=full_check_bytes))
         self._game_of_table: dict[str, str] = {}
+        self._watchers: dict[str, set[str]] = {}  # table id -> player ids watching it
 
     @property
     def is_open(self) -> bool:
@@ -72,10 +76,42 @@ class SqliteStore:
     async def game_started(self, table_id: str, game_id: str, *, options: dict[str, Any],
                            seed: int, seats: list[dict[str, Any]],
                            table_info: dict[str, Any]) -> None:
-        """Record a new game (committed when this returns)."""
+        """Record a new game (committed when this returns), and who watches it from the start."""
         await self.db.write(Database.insert_game(game_id, table_id, options, seed, seats,
-                                                 table_info))
+                                                 table_info),
+                            *(_spectator(game_id, player_id)
+                              for player_id in sorted(self._watchers.get(table_id, ()))))
         self._game_of_table[table_id] = game_id
+
+    # --- invites and spectators -----------------------------------------------------------
+
+    async def table_invite(self, table_id: str, invite: str) -> None:
+        """Keep a private table's invite (committed when this returns): it opens the table
+        after a restart too, and its games' history."""
+        await self.db.write(("INSERT OR REPLACE INTO table_invites (table_id, invite) "
+                             "VALUES (?, ?)", (table_id, invite)))
+
+    def table_closed(self, table_id: str, *, played: bool) -> None:
+        """The table closed. The invite of one that never started a game opens nothing any
+        more and is dropped (best effort); one that did keeps it for its games' history."""
+        self._watchers.pop(table_id, None)
+        if not played:
+            self.db.write_nowait(("DELETE FROM table_invites WHERE table_id = ?", (table_id,)))
+
+    def watching(self, table_id: str, player_id: str) -> None:
+        """``player_id`` watches the table: recorded for its game now and each one it starts
+        while they watch (best effort: a lost row only hides a private game from them)."""
+        self._watchers.setdefault(table_id, set()).add(player_id)
+        game_id = self._game_of_table.get(table_id)
+        if game_id is not None:
+            self.db.write_nowait(_spectator(game_id, player_id))
+
+    def not_watching(self, table_id: str, player_id: str) -> None:
+        watchers = self._watchers.get(table_id)
+        if watchers is not None:
+            watchers.discard(player_id)
+            if not watchers:
+                del self._watchers[table_id]
 
     def adopt(self, table_id: str, game_id: str) -> None:
         """A restored table continues its stored game."""
@@ -114,6 +150,7 @@ class SqliteStore:
 
     def game_abandoned(self, table_id: str) -> None:
         """The table closed mid-game; best effort (a lost write only means a later restore)."""
+        self._watchers.pop(table_id, None)
         game_id = self._game_of_table.pop(table_id, None)
         if game_id is not None:
             self.db.write_nowait(Database.finish_game(game_id, STATUS_ABANDONED, None))
@@ -134,11 +171,12 @@ class SqliteStore:
         """The table started a game or closed: drop its waiting record (best effort)."""
         self.db.write_nowait(("DELETE FROM waiting_tables WHERE id = ?", (table_id,)))
 
-    async def waiting_tables(self) -> list[tuple[str, dict[str, Any]]]:
-        """Every kept waiting table, oldest first, as ``(table_id, record)``."""
+    async def waiting_tables(self) -> list[tuple[str, dict[str, Any], str | None]]:
+        """Every kept waiting table, oldest first, as ``(table_id, record, invite)``."""
         rows = await self.db.read(lambda c: c.execute(
-            "SELECT id, record FROM waiting_tables ORDER BY updated").fetchall())
-        return [(row[0], json.loads(row[1])) for row in rows]
+            "SELECT id, record, (SELECT invite FROM table_invites WHERE table_id = id) "
+            "FROM waiting_tables ORDER BY updated").fetchall())
+        return [(row[0], json.loads(row[1]), row[2]) for row in rows]
 
     # --- players ------------------------------------------------------------------------
 
@@ -203,8 +241,9 @@ class SqliteStore:
 
         def query(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
             listed, listed_params = listed_condition(viewer_id)
-            sql = ("SELECT id, table_id, seats, result, finished, table_info FROM games "
-                   f"WHERE status = ? AND {listed}")
+            sql = ("SELECT id, table_id, seats, result, finished, table_info, "
+                   "(SELECT invite FROM table_invites WHERE table_invites.table_id = "
+                   f"games.table_id) FROM games WHERE status = ? AND {listed}")
             params: list[Any] = [STATUS_FINISHED, *listed_params]
             if after_key is not None:
                 sql += " AND (finished, id) < (?, ?)"
@@ -214,7 +253,7 @@ class SqliteStore:
             return conn.execute(sql, params).fetchall()
 
         rows = await self.db.read(query)
-        games = [game_summary(*row[:5], table_info_json=row[5]) for row in rows[:limit]]
+        games = [game_summary(*row) for row in rows[:limit]]
         next_before = None
         if len(rows) > limit:
             last = rows[limit - 1]
@@ -222,33 +261,41 @@ class SqliteStore:
         return games, next_before
 
 
-def public_seats(seats_json: str) -> list[dict[str, Any]]:
+def _spectator(game_id: str, player_id: str) -> tuple[str, tuple[str, str]]:
+    return ("INSERT OR IGNORE INTO game_spectators (game_id, player_id) VALUES (?, ?)",
+            (game_id, player_id))
+
+
+def public_seats(seats: tuple[StoredSeat, ...]) -> list[dict[str, Any]]:
     """Stored seats as anyone may see them (names and bot levels; no tokens are stored)."""
-    out = []
-    for index, seat in enumerate(json.loads(seats_json)):
-        if seat.get("kind") == "bot":
-            out.append({"seat": index, "name": seat.get("name", f"Bot ({seat['level']})"),
-                        "kind": "bot", "level": seat["level"], "player_id": f"bot:{seat['level']}"})
+    out: list[dict[str, Any]] = []
+    for index, seat in enumerate(seats):
+        if seat.kind == "bot":
+            out.append({"seat": index, "name": seat.name or f"Bot ({seat.level})",
+                        "kind": "bot", "level": seat.level, "player_id": f"bot:{seat.level}"})
         else:
-            out.append({"seat": index, "name": seat["name"], "kind": "player", "level": None,
-                        "player_id": seat["player_id"]})
+            out.append({"seat": index, "name": seat.name, "kind": "player", "level": None,
+                        "player_id": seat.player_id})
     return out
 
 
 def game_summary(game_id: str, table_id: str, seats_json: str, result_json: str | None,
-                 finished: float | None, *, table_info_json: str | None = None
-                 ) -> dict[str, Any]:
-    """One line of "Recent games" (``table_id`` ``None`` for a private table's game)."""
-    result = json.loads(result_json) if result_json else {"scores": [], "winners": []}
-    players = public_seats(seats_json)
+                 finished: float | None, table_info_json: str | None = None,
+                 invite: str | None = None) -> dict[str, Any]:
+    """One line of "Recent games" from its columns (``table_id`` ``None`` for a private
+    table's game, whose ``invite`` makes its link: only its players and spectators list it)."""
+    result = decode_result(result_json)
+    players = public_seats(decode_seats(seats_json))
+    private = decode_settings(table_info_json).private
     return {
         "id": game_id,
-        "table_id": shown_table_id(table_id, table_info_json),
+        "table_id": None if private else table_id,
         "num_players": len(players),
         "players": players,
-        "scores": result["scores"],
-        "winners": result["winners"],
+        "scores": result.scores if result else [],
+        "winners": result.winners if result else [],
         "finished": iso_time(finished),
+        "invite": invite if private else None,
     }
 
 

@@ -25,6 +25,7 @@ from ..net.protocol import (
     encode,
 )
 from ..storage.store import STATUS_CORRUPT
+from ..storage.visibility import invite_matches, new_invite
 from .names import player_name
 from .player import Player
 from .restore import restore_table
@@ -140,6 +141,7 @@ class Lobby:
                 await store.mark(stored.id, STATUS_CORRUPT)
                 continue
             store.adopt(table.table_id, stored.id)
+            await self._ensure_invite(table)
             self.tables[table.table_id] = table
             if table.status is TableStatus.FINISHED:  # the finish itself was not recorded
                 game = table.game
@@ -148,7 +150,7 @@ class Lobby:
             table.resume()
             restored += 1
             table.log.info("table_restored", game_id=stored.id, v=table.v)
-        for table_id, record in await store.waiting_tables():
+        for table_id, record, invite in await store.waiting_tables():
             if table_id in self.tables:
                 continue  # its game came back above
             try:
@@ -158,10 +160,19 @@ class Lobby:
                           error=f"{type(exc).__name__}: {exc}")
                 store.table_not_waiting(table_id)
                 continue
+            table.invite = invite
+            await self._ensure_invite(table)
             self.tables[table_id] = table
             restored += 1
             table.log.info("table_restored", waiting=True)
         return restored
+
+    async def _ensure_invite(self, table: Table) -> None:
+        """A restored private table without a stored invite (none should be) gets one."""
+        if table.private and table.invite is None:
+            table.invite = new_invite()
+            await self.services.store.table_invite(table.table_id, table.invite)
+            log.warning("invite_replaced", table_id=table.table_id)
 
     async def connection_closed(self, connection: Connection) -> None:
         """Forget a closed connection; a player whose last connection closed starts grace."""
@@ -170,6 +181,7 @@ class Lobby:
             table = self.tables.get(table_id)
             if table is not None:
                 table.connection_closed(connection)
+                self.stopped_watching(table, connection)
         player = connection.player
         if player is None:
             return
@@ -190,6 +202,32 @@ class Lobby:
         if table is None:
             raise ProtocolError(ErrorCode.NO_SUCH_TABLE, f"no table {table_id!r}")
         return table
+
+    def table_to_enter(self, player: Player, table_id: str, invite: str | None) -> Table:
+        """The table ``player`` asks to join or watch: a private one only with its invite
+        (or for someone who sits there already). Raises `ProtocolError` ``no_such_table``,
+        ``invite_required``."""
+        table = self.table(table_id)
+        if (table.private and table.seat_of(player) is None
+                and not invite_matches(invite, table.invite)):
+            raise ProtocolError(
+                ErrorCode.INVITE_REQUIRED,
+                "this table is private: join or watch it with its invite link"
+                if invite is None else "this invite does not open that table")
+        return table
+
+    def started_watching(self, table: Table, connection: Connection) -> None:
+        """After ``spectate``: the store records the viewer for the table's games."""
+        if connection.player is not None and table.private:
+            self.services.store.watching(table.table_id, connection.player.player_id)
+
+    def stopped_watching(self, table: Table, connection: Connection) -> None:
+        """A connection stopped watching; the player's other tabs may still watch."""
+        player = connection.player
+        if player is None or not table.private:
+            return
+        if not any(c in table.spectators for c in player.connections):
+            self.services.store.not_watching(table.table_id, player.player_id)
 
     async def create_table(self, host: Player, *, players: int, options: GameOptions,
                            private: bool, turn_seconds: int | None,
@@ -219,6 +257,10 @@ class Lobby:
                       turn_seconds=(self.services.settings.turn_seconds if turn_seconds is None
                                     else turn_seconds))
         table.address = address
+        if private:
+            # stored first: an acknowledged invite link works after a restart
+            table.invite = new_invite()
+            await self.services.store.table_invite(table.table_id, table.invite)
         self.tables[table.table_id] = table
         table.log.info("table_created", host=host.player_id, players=players, private=private)
         try:
@@ -257,6 +299,7 @@ class Lobby:
 
     def _table_closed(self, table: Table) -> None:
         self.tables.pop(table.table_id, None)
+        self.services.store.table_closed(table.table_id, played=table.games > 0)
         if not table.private:
             self._mark_tables_dirty()
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
-from wizard.engine import GameOptions, WizardGame, action_from_dict
+import msgspec
 
-from ..storage.db import StoredGame
+from wizard.engine import WizardGame, action_from_dict
+
+from ..storage.records import StoredGame
 from .player import Player
 from .seats import restore_seats
 from .services import TableServices
@@ -22,27 +23,32 @@ def restore_table(services: TableServices, stored: StoredGame,
     Raises `ValueError` (or the engine's `IllegalActionError`) for a record that
     does not replay: the caller marks it corrupt and goes on.
     """
-    info = json.loads(stored.table_info)
-    seats = restore_seats(json.loads(stored.seats), player_for)
-    options = GameOptions.from_dict(json.loads(stored.options))
-    table = Table(services, players=len(seats), options=options,
-                  private=bool(info.get("private", False)),
-                  turn_seconds=int(info.get("turn_seconds", services.settings.turn_seconds)),
+    if stored.problem is not None:
+        raise ValueError(stored.problem)
+    info = stored.table_info
+    if info.v0 is None:
+        raise ValueError("the stored game has no table settings (v0)")
+    seats = restore_seats([msgspec.structs.asdict(seat) for seat in stored.seats], player_for)
+    options = stored.options
+    table = Table(services, players=len(seats), options=options, private=info.private,
+                  turn_seconds=(services.settings.turn_seconds if info.turn_seconds is None
+                                else info.turn_seconds),
                   table_id=stored.table_id, seats=seats)
+    table.invite = stored.invite
     for player in table.humans():
         player.tables.add(table.table_id)
-        if info.get("host") == player.player_id:
+        if info.host == player.player_id:
             table.host = player
     if table.host is None and table.humans():
         table.host = table.humans()[0]
     game = WizardGame(len(seats), options, seed=stored.seed)
-    v0 = int(info["v0"])
-    for k, (seq, seat_index, action_json, _) in enumerate(stored.actions):
-        if seq != v0 + k + 1:
-            raise ValueError(f"action {seq} out of order (expected {v0 + k + 1})")
-        game.apply(seat_index, action_from_dict(json.loads(action_json)))
+    v0 = info.v0
+    for k, step in enumerate(stored.actions):
+        if step.seq != v0 + k + 1:
+            raise ValueError(f"action {step.seq} out of order (expected {v0 + k + 1})")
+        game.apply(step.seat, action_from_dict(step.action))
     table.game = game
-    table.games = int(info.get("game", 1))
+    table.games = info.game
     table.v = v0 + len(stored.actions)
     table.moves = len(stored.actions)
     table.status = TableStatus.FINISHED if game.is_finished else TableStatus.PLAYING

@@ -38,7 +38,7 @@ class TableServices:
 
 
 def new_table_id() -> str:
-    """A table id that is hard to guess (private tables are joined by id only)."""
+    """A table id that is hard to guess (a private table also needs its invite)."""
     return "t_" + secrets.token_urlsafe(9)
 
 

@@ -74,6 +74,7 @@ class Table:
         self.view = TableView(self.table_id, self.audience, lambda: self.turns.clock)
         self.idle_since: float | None = None
         self.address: str | None = None  # the client address it was created from
+        self.invite: str | None = None  # a private table's: what joining or watching needs
         self.log = log.bind(table_id=self.table_id)
 
     @property

@@ -80,6 +80,7 @@ def table_info(table: Table) -> TableInfo:
         turn_seconds=table.turn_seconds,
         spectators=len(table.audience.spectators),
         game=table.games,
+        invite=table.invite,
     )
 
 

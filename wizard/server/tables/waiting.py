@@ -1,9 +1,10 @@
 """What the store keeps of a table before its game starts, so it survives a restart.
 
 A waiting table (its seats, host and settings) is stored each time its seats
-change, before the change is made; its invite link (the table id) works again
-after a restart or a crash. Once a game starts the game's own record takes
-over (`restore.restore_table`), and the waiting record is dropped.
+change, before the change is made; its invite link (table id + invite, the
+invite kept apart in ``table_invites``) works again after a restart or a crash.
+Once a game starts the game's own record takes over (`restore.restore_table`),
+and the waiting record is dropped.
 
 >>> from .seats import Seat
 >>> seat_record(Seat(2))
