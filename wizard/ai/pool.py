@@ -46,13 +46,10 @@ outlast that start fall back at once.
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
-import multiprocessing
 import os
 import signal
 import time
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,15 +57,15 @@ from typing import Any
 import numpy as np
 import structlog
 
+from . import pool_executors as executors
 from . import pool_worker
 from .agents import Agent, HeuristicAgent, make_agent
 from .agents.base import require_turn
 from .decision import Decision, DecisionRequest, act_with_strength
 from .encoding import ActionSpace, encode_batch
-from .policy import models_dir
+from .pool_deadlines import Deadlines
 from .pool_fallback import FallbackGate
 from .pool_metrics import PoolMetrics
-from .pool_pipes import PipeExecutor
 from .pool_settings import PoolSettings, default_workers
 
 log = structlog.get_logger(__name__)
@@ -145,10 +142,7 @@ class InferencePool:
         self._warned: set[tuple[str, str]] = set()
         self._drained = asyncio.Event()
         self._fallbacks = FallbackGate(self._fallback)
-        self._due: list[tuple[float, int, _Waiting]] = []  # (due, order, request), a heap
-        self._due_order = itertools.count()
-        self._due_timer: asyncio.TimerHandle | None = None
-        self._due_at = 0.0
+        self._deadlines: Deadlines[_Waiting] = Deadlines(self._time_up)
         self._start_seconds = 0.0  # how long the workers took to start (a successor's too)
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -167,7 +161,7 @@ class InferencePool:
             return
         self._state = "starting"
         started = time.monotonic()
-        self._executor = self._new_executor()
+        self._executor = executors.new_executor(self.settings)
         loop = asyncio.get_running_loop()
         try:
             pings = await asyncio.wait_for(asyncio.gather(*(
@@ -203,17 +197,13 @@ class InferencePool:
             except TimeoutError:
                 log.warning("pool_drain_timeout", inflight=self.metrics.inflight)
         await self._stop_workers()
-        if self._due_timer is not None:
-            self._due_timer.cancel()
-            self._due_timer = None
-        self._due.clear()
+        self._deadlines.close()
         self._state = "closed"
         log.info("pool_closed")
 
     def worker_pids(self) -> list[int]:
         """Process ids of the live workers (for operators and tests)."""
-        processes = getattr(self._executor, "_processes", None) or {}
-        return [pid for pid, process in processes.items() if process.is_alive()]
+        return executors.worker_pids(self._executor)
 
     # -- deciding ------------------------------------------------------------------------
 
@@ -227,7 +217,7 @@ class InferencePool:
         if isinstance(admitted, str):  # refused at the door: the fallback answers
             return await self._fallbacks.answer(request, admitted, arrived)
         buffer, item, budget = admitted
-        self._watch(item, arrived + budget)
+        self._deadlines.watch(item, arrived + budget, self.metrics.inflight)
         try:
             outcome = await item.future
         finally:
@@ -329,42 +319,6 @@ class InferencePool:
         log.debug("pool_fallback", reason=reason, asked=request.spec.agent, agent=chosen_by,
                   queue_ms=round(queue_ms, 2))
         return decision
-
-    def _watch(self, item: _Waiting, due: float) -> None:
-        """Answer ``item`` by ``due`` (monotonic seconds) if nothing else does first.
-
-        One loop timer serves every request (the earliest due one), over a heap of
-        plain tuples: a timer per request cost ~2 µs of loop time each (asyncio orders
-        its timers with a Python-level ``__lt__``). Answered requests leave the heap
-        lazily; it is swept when it grows past four times the requests in progress.
-        """
-        heap = self._due
-        if len(heap) > 4 * max(64, self.metrics.inflight):
-            heap[:] = [entry for entry in heap if not entry[2].future.done()]
-            heapq.heapify(heap)
-        heapq.heappush(heap, (due, next(self._due_order), item))
-        if self._due_timer is None or due < self._due_at:
-            self._arm(due)
-
-    def _arm(self, due: float) -> None:
-        if self._due_timer is not None:
-            self._due_timer.cancel()
-        loop = asyncio.get_running_loop()
-        self._due_at = due
-        self._due_timer = loop.call_at(loop.time() + (due - time.monotonic()), self._check_due)
-
-    def _check_due(self) -> None:
-        self._due_timer = None
-        heap = self._due
-        now = time.monotonic()
-        while heap and heap[0][0] <= now:
-            item = heapq.heappop(heap)[2]
-            if not item.future.done():
-                self._time_up(item)
-        while heap and heap[0][2].future.done():
-            heapq.heappop(heap)
-        if heap:
-            self._arm(heap[0][0])
 
     def _time_up(self, item: _Waiting) -> None:
         """The request's time ran out: where it was decides the reason."""
@@ -528,17 +482,6 @@ class InferencePool:
 
     # -- workers -------------------------------------------------------------------------
 
-    def _new_executor(self) -> Executor:
-        """Spawned workers (no fork of a process with a loop) that load every policy once."""
-        directory = self.settings.models_dir or str(models_dir())
-        if self.settings.transport == "pipes":
-            return PipeExecutor(self.settings.workers, initializer=pool_worker.init_worker,
-                                initargs=(directory, self.settings.worker_imports))
-        return ProcessPoolExecutor(
-            self.settings.workers, mp_context=multiprocessing.get_context("spawn"),
-            initializer=pool_worker.init_worker,
-            initargs=(directory, self.settings.worker_imports))
-
     def _serving(self) -> bool:
         """Whether the workers answer (False after a break until the new ones do)."""
         return self._state == "ready" and self._serving_now
@@ -564,22 +507,15 @@ class InferencePool:
         old = self._executor
         pids = self.worker_pids()
         self._generation += 1
-        self._executor = self._new_executor()
+        self._executor = executors.new_executor(self.settings)
         self._serving_now = False
         self.metrics.worker_restarts += 1
         log.warning("pool_worker_lost", pids=pids, held=held,
                     restarts=self.metrics.worker_restarts)
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)
-            self._kill(old)
+            executors.kill_all(old)
         self._give_up_waiting()
-
-    @staticmethod
-    def _kill(executor: Executor) -> None:
-        """SIGKILL every process an executor still has (its tasks are lost anyway)."""
-        for process in list((getattr(executor, "_processes", None) or {}).values()):
-            if process.is_alive():
-                process.kill()
 
     def _kill_hung_workers(self) -> None:
         """A worker stuck on one task for ``hung_worker_s`` is killed (and so replaced).
@@ -598,18 +534,7 @@ class InferencePool:
         """Stop the executor; kill workers that do not stop within ``close_timeout_s``."""
         executor, self._executor = self._executor, None
         self._slots = []
-        if executor is None:
-            return
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
-        deadline = time.monotonic() + self.settings.close_timeout_s
-        for process in processes:
-            await asyncio.to_thread(process.join, max(0.0, deadline - time.monotonic()))
-            if process.is_alive():
-                log.warning("pool_worker_killed", pid=process.pid)
-                process.kill()
-                await asyncio.to_thread(process.join, self.settings.close_timeout_s)
-        await asyncio.to_thread(executor.shutdown, True)
-
+        if executor is not None:
+            await executors.stop(executor, self.settings.close_timeout_s)
 
 __all__ = ["FALLBACK_REASONS", "InferencePool", "PoolMetrics", "PoolSettings", "default_workers"]

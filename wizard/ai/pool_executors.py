@@ -1,0 +1,64 @@
+"""The pool's executors: making one for a `PoolSettings`, its processes, stopping it.
+
+Both transports (``PoolSettings.transport``) are `concurrent.futures.Executor`s
+whose worker processes are in ``_processes`` (pid → process): `PipeExecutor`
+(the default) and the stdlib `ProcessPoolExecutor`; see `docs/performance.md`
+for the two side by side.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+import structlog
+
+from . import pool_worker
+from .policy import models_dir
+from .pool_pipes import PipeExecutor
+from .pool_settings import PoolSettings
+
+log = structlog.get_logger(__name__)
+
+
+def new_executor(settings: PoolSettings) -> Executor:
+    """Spawned workers (no fork of a process with a loop) that load every policy once."""
+    directory = settings.models_dir or str(models_dir())
+    initargs = (directory, settings.worker_imports)
+    if settings.transport == "pipes":
+        return PipeExecutor(settings.workers, initializer=pool_worker.init_worker,
+                            initargs=initargs)
+    return ProcessPoolExecutor(settings.workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=pool_worker.init_worker, initargs=initargs)
+
+
+def worker_pids(executor: Executor | None) -> list[int]:
+    """Process ids of the executor's live workers."""
+    processes = getattr(executor, "_processes", None) or {}
+    return [pid for pid, process in processes.items() if process.is_alive()]
+
+
+def kill_all(executor: Executor) -> None:
+    """SIGKILL every process an executor still has (its tasks are lost anyway)."""
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.kill()
+
+
+async def stop(executor: Executor, close_timeout_s: float) -> None:
+    """Stop ``executor``; kill workers that do not stop within ``close_timeout_s``."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + close_timeout_s
+    for process in processes:
+        await asyncio.to_thread(process.join, max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            log.warning("pool_worker_killed", pid=process.pid)
+            process.kill()
+            await asyncio.to_thread(process.join, close_timeout_s)
+    await asyncio.to_thread(executor.shutdown, True)
+
+
+__all__ = ["kill_all", "new_executor", "stop", "worker_pids"]
