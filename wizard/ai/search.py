@@ -27,7 +27,9 @@ Public API (also for game analysis, which reuses the same worlds and values):
 - ``trump_values(observation, budget, seed) -> {suit index: expected round points}``;
 - ``action_values(observation, budget, seed) -> {action index: value}``: whichever
   of the three the phase asks for, keyed like `wizard.engine.action_index`;
-- `SearchAgent` (``make_agent("search")``): plays the best value.
+- ``blend(values, prior, weight)``: values averaged with a second opinion's;
+- `SearchAgent` (``make_agent("search")``): plays the best value, blended with
+  OI's scores for the master (`wizard.ai.prior`).
 
 >>> from wizard.engine import WizardGame
 >>> game = WizardGame(4, seed=2)
