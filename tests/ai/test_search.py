@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wizard.ai.agents import make_agent
+from wizard.ai.prior import load_prior
 from wizard.ai.search import Budget, SearchAgent, bid_values, card_values, pick, trump_values
 from wizard.engine import Bid, GameCore, GameOptions, PlayCard, WizardGame, card_from_id
 from wizard.engine.cards import ALL_CARDS_MASK
@@ -62,8 +63,8 @@ def test_same_position_budget_and_seed_give_the_same_values_and_move() -> None:
     player = game.current_player
     assert player is not None
     obs = game.observation(player)
-    first = SearchAgent(Budget(worlds=6), seed=42)
-    second = make_agent("search", seed=42, worlds=6)
+    first = SearchAgent(Budget(worlds=6), seed=42, prior=load_prior())
+    second = make_agent("search", seed=42, worlds=6)  # the master: with the OI prior
     assert first.act(obs) == second.act(obs)
     values = card_values(obs, Budget(worlds=6), seed=42) if obs.phase.value == "playing" else (
         {b: v.value for b, v in bid_values(obs, Budget(worlds=6), seed=42).items()})

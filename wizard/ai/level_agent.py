@@ -11,7 +11,9 @@ One decision of a bot with `BotSettings` ``bot`` at move ``move_number``:
      ``-10 × |bid − estimate|`` (the points a trick off costs) at the strength's
      value temperature, so weaker bots bid noisily; cards are the heuristic's;
    - ``search`` (master; hard without a model): `wizard.ai.search` with the
-     strength's worlds, its values sampled at the value temperature;
+     strength's worlds, its values sampled at the value temperature; master's
+     values are first averaged with OI's (`wizard.ai.prior`; the plain search
+     when the OI networks cannot be loaded);
    - ``model`` (hard when ``models/default.onnx`` exists): the learned policy,
      sampled at the strength's policy temperature (the search, with a logged
      warning, if the file cannot be loaded);
@@ -28,6 +30,7 @@ counted from the observation (`moves_before`).
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import structlog
 
@@ -48,7 +51,10 @@ from .levels import (
     value_temperature,
 )
 from .policy import OnnxPolicy, PolicyError, choose, models_dir
-from .search import Budget, action_values, pick
+from .search import Budget, action_values, blend, pick
+
+if TYPE_CHECKING:
+    from .oi import OIAgent
 
 DEFAULT_MODEL_FILE = "default.onnx"
 log = structlog.get_logger(__name__)
@@ -91,6 +97,8 @@ class LevelAgent(Agent):
         self._policy: OnnxPolicy | None = None
         self._policy_error: str | None = None
         self._others: dict[str, Agent] = {}
+        self._prior: OIAgent | None = None
+        self._prior_error: str | None = None
         self.bot = self._draw(seed)
 
     def _draw(self, seed: int | None) -> BotSettings:
@@ -134,6 +142,8 @@ class LevelAgent(Agent):
         if brain == "search":
             values = action_values(observation, Budget(worlds=search_worlds(strength)),
                                    seed=bot.seed)
+            if self.level is BotLevel.MASTER:
+                values = blend(values, self._prior_scores(observation))
             chosen = pick(values, preferred, value_temperature(strength), uniform)
             return ACTIONS_BY_INDEX[chosen], f"{self.name}:search"
         if observation.phase is Phase.BIDDING:
@@ -145,6 +155,16 @@ class LevelAgent(Agent):
             chosen = pick(values, preferred, value_temperature(strength), uniform)
             return ACTIONS_BY_INDEX[chosen], f"{self.name}:heuristic"
         return ACTIONS_BY_INDEX[preferred], f"{self.name}:heuristic"
+
+    def _prior_scores(self, observation: Observation) -> dict[int, float]:
+        """OI's scores for master's `blend` (empty, the plain search, without the networks)."""
+        if self._prior is None and self._prior_error is None:
+            from .prior import load_prior  # loads onnxruntime: only a master needs it
+
+            self._prior = load_prior()
+            if self._prior is None:
+                self._prior_error = "the OI networks are unavailable"
+        return {} if self._prior is None else self._prior.action_scores(observation)
 
     def _model_act(self, observation: Observation, strength: int, uniform: float) -> Action:
         if self._policy is None:

@@ -45,6 +45,8 @@ from .oi_features import (
 )
 from .policy import PolicyError, models_dir, read_model_card
 
+PLAY_BASE = len(BID_ACTIONS)  # action index of the first card (`action_index`)
+TRUMP_BASE = PLAY_BASE + len(PLAY_ACTIONS)
 OVERALL_NAME = "oi_overall"
 IMMEDIATE_NAME = "oi_immediate"
 #: the model card ``kind`` of each network (a card without ``kind`` is an action policy)
@@ -257,6 +259,48 @@ class OIAgent(Agent):
             return self._bid(observation)
         return self._play(observation, record)
 
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        """The expected round score of each legal action, keyed by `action_index`.
+
+        Bids: `expected_bid_scores` of the hand's trick distribution; cards: the
+        expected score of `play_values` (``p_I`` and the rest of the hand's
+        ``p_O``); trump suits: the hand's best expected score with that trump.
+        No exploration. Raises `ValueError` unless it is the observer's turn.
+        """
+        require_turn(observation)
+        if observation.phase is Phase.BIDDING:
+            sit = situation_of(observation)
+            probs, _ = self._overall(sit, card_features(sit, sit.hand))
+            bids = [a.value for a in observation.legal_actions if isinstance(a, Bid)]
+            scores = expected_bid_scores(trick_distributions(probs), bids)
+            return {bid: float(score) for bid, score in zip(bids, scores, strict=True)}
+        if observation.phase is Phase.CHOOSING_TRUMP:
+            best = self._trump_scores(observation)
+            return {TRUMP_BASE + a.suit.index: float(best[a.suit.index])
+                    for a in observation.legal_actions if isinstance(a, ChooseTrump)}
+        legal_cards = [a.card.id for a in observation.legal_actions if isinstance(a, PlayCard)]
+        sit = situation_of(observation)
+        features = card_features(sit, sit.hand)
+        index_of = {card: i for i, card in enumerate(sit.hand)}
+        legal = [index_of[card] for card in legal_cards]
+        p_overall, _ = self._overall(sit, features)
+        p_immediate = self._immediate(sit, features, legal, legal_cards)
+        bid = observation.bids[sit.me]
+        assert bid is not None  # every bid is visible once play starts
+        _, expected = play_values(p_overall, p_immediate, legal, bid,
+                                  observation.tricks_won[sit.me])
+        return {PLAY_BASE + card: float(value)
+                for card, value in zip(legal_cards, expected, strict=True)}
+
+    def _immediate(self, sit: Situation, features: npt.NDArray[np.float32], legal: list[int],
+                   legal_cards: list[int]) -> Floats:
+        exact = [immediate_exact(sit, card) for card in legal_cards]
+        p_immediate = np.array([0.0 if p is None else p for p in exact])
+        asked = np.array([p is None for p in exact], dtype=np.bool_)
+        p_immediate[asked] = _ask(
+            self.immediate, features[[i for i, a in zip(legal, asked, strict=True) if a]])
+        return p_immediate
+
     def _overall(self, sit: Situation, features: npt.NDArray[np.float32]) -> tuple[
             Floats, npt.NDArray[np.bool_]]:
         exact = [overall_exact(sit, card) for card in sit.hand]
@@ -286,11 +330,9 @@ class OIAgent(Agent):
         index_of = {card: i for i, card in enumerate(sit.hand)}
         legal = [index_of[card] for card in legal_cards]
         p_overall, overall_asked = self._overall(sit, features)
-        exact = [immediate_exact(sit, card) for card in legal_cards]
-        p_immediate = np.array([0.0 if p is None else p for p in exact])
-        immediate_asked = np.array([p is None for p in exact], dtype=np.bool_)
-        p_immediate[immediate_asked] = _ask(
-            self.immediate, features[[i for i, a in zip(legal, immediate_asked, strict=True) if a]])
+        p_immediate = self._immediate(sit, features, legal, legal_cards)
+        immediate_asked = np.array([immediate_exact(sit, card) is None for card in legal_cards],
+                                   dtype=np.bool_)
         if self.exploration and self._rng.random() < self.exploration:
             choice = self._rng.randrange(len(legal))
         else:
@@ -308,6 +350,13 @@ class OIAgent(Agent):
             frozenset(c for c, a in zip(legal_cards, immediate_asked, strict=True) if a))
 
     def _choose_trump(self, obs: Observation) -> Action:
+        best_scores = self._trump_scores(obs)
+        legal = {a.suit.index for a in obs.legal_actions if isinstance(a, ChooseTrump)}
+        suit = max(sorted(legal), key=lambda s: best_scores[s])
+        return TRUMP_ACTIONS[suit]
+
+    def _trump_scores(self, obs: Observation) -> Floats:
+        """Per suit 0-3, the hand's expected score at its best bid with that trump."""
         situations = [situation_of(obs, trump=suit) for suit in range(4)]
         features = np.concatenate([card_features(s, s.hand) for s in situations])
         exact = [overall_exact(s, card) for s in situations for card in s.hand]
@@ -316,10 +365,8 @@ class OIAgent(Agent):
         probs[asked] = _ask(self.overall, features[asked])
         h = len(obs.hand)
         dists = trick_distributions(probs.reshape(4, h))
-        best_scores = (score_table(range(h + 1), 0, outcomes=h + 1) @ dists.T).max(axis=0)
-        legal = {a.suit.index for a in obs.legal_actions if isinstance(a, ChooseTrump)}
-        suit = max(sorted(legal), key=lambda s: best_scores[s])
-        return TRUMP_ACTIONS[suit]
+        scores: Floats = (score_table(range(h + 1), 0, outcomes=h + 1) @ dists.T).max(axis=0)
+        return scores
 
 
 def make_oi_agent(seed: int | None = None, model_dir: str | os.PathLike[str] | None = None,

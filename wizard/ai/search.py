@@ -27,7 +27,9 @@ Public API (also for game analysis, which reuses the same worlds and values):
 - ``trump_values(observation, budget, seed) -> {suit index: expected round points}``;
 - ``action_values(observation, budget, seed) -> {action index: value}``: whichever
   of the three the phase asks for, keyed like `wizard.engine.action_index`;
-- `SearchAgent` (``make_agent("search")``): plays the best value.
+- ``blend(values, prior, weight)``: values averaged with a second opinion's;
+- `SearchAgent` (``make_agent("search")``): plays the best value, blended with
+  OI's scores for the master (`wizard.ai.prior`).
 
 >>> from wizard.engine import WizardGame
 >>> game = WizardGame(4, seed=2)
@@ -42,6 +44,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from wizard.engine import ACTIONS_BY_INDEX, Action, Bid, GameCore, Observation, Phase, action_index
 from wizard.engine.rules import round_score
@@ -53,6 +56,14 @@ from .worlds import sample_worlds
 
 PLAY_BASE = 21
 TRUMP_BASE = 81
+#: the weight of a prior's estimate in `blend` (0: the plain search, 1: the prior alone)
+PRIOR_WEIGHT = 0.5
+
+
+class Scorer(Protocol):
+    """A second opinion on the candidates: expected round points per action index."""
+
+    def action_scores(self, observation: Observation) -> dict[int, float]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +77,15 @@ class Budget:
 
     worlds: int = 32
     bid_window: int | None = 3
+    bid_spread: float | None = None
 
     def __post_init__(self) -> None:
         if type(self.worlds) is not int or self.worlds < 1:
             raise ValueError(f"a search budget needs at least 1 world, got {self.worlds!r}")
         if self.bid_window is not None and self.bid_window < 0:
             raise ValueError(f"bid_window must be >= 0 or None, got {self.bid_window!r}")
+        if self.bid_spread is not None and not self.bid_spread > 0.0:
+            raise ValueError(f"bid_spread must be > 0 or None, got {self.bid_spread!r}")
 
 
 DEFAULT_BUDGET = Budget()
@@ -94,7 +108,8 @@ def _rng(observation: Observation, seed: int, what: str) -> random.Random:
 
 def _worlds(observation: Observation, budget: Budget, seed: int, what: str) -> list[GameCore]:
     require_turn(observation)
-    return sample_worlds(observation, budget.worlds, _rng(observation, seed, what))
+    return sample_worlds(observation, budget.worlds, _rng(observation, seed, what),
+                         bid_spread=budget.bid_spread)
 
 
 def _require_phase(observation: Observation, phase: Phase) -> None:
@@ -215,11 +230,27 @@ def pick(values: dict[int, float], preferred: int, temperature: float = 0.0,
     return indices[-1]
 
 
+def blend(values: dict[int, float], prior: dict[int, float],
+          weight: float = PRIOR_WEIGHT) -> dict[int, float]:
+    """``values`` moved towards ``prior`` by ``weight`` (keys of ``values``; missing: unchanged).
+
+    Raises `ValueError` for a weight outside 0–1.
+
+    >>> blend({3: 10.0, 4: 30.0}, {3: 30.0, 4: 10.0, 5: 0.0}, 0.25)
+    {3: 15.0, 4: 25.0}
+    """
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"the prior weight must be within 0-1, got {weight!r}")
+    return {a: (1.0 - weight) * v + weight * prior.get(a, v) for a, v in values.items()}
+
+
 class SearchAgent(Agent):
     """Plays the candidate with the best searched value (`action_values`).
 
     One legal action is played without searching. ``seed`` (and `reset`)
     seeds the worlds together with the position, so a game replays exactly.
+    With a ``prior`` (the master bot: OI, `wizard.ai.prior`) the values are
+    `blend`-ed with its scores by ``prior_weight``.
 
     >>> from wizard.engine import WizardGame
     >>> game = WizardGame(4, seed=2)
@@ -230,9 +261,14 @@ class SearchAgent(Agent):
 
     name = "search"
 
-    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int | None = None) -> None:
+    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int | None = None, *,
+                 prior: Scorer | None = None, prior_weight: float = PRIOR_WEIGHT) -> None:
+        if not 0.0 <= prior_weight <= 1.0:
+            raise ValueError(f"the prior weight must be within 0-1, got {prior_weight!r}")
         self.budget = budget
         self.seed = 0 if seed is None else seed
+        self.prior = prior
+        self.prior_weight = prior_weight
         self._heuristic = HeuristicAgent()
 
     def reset(self, seed: int | None = None) -> None:
@@ -244,9 +280,11 @@ class SearchAgent(Agent):
         if len(observation.legal_actions) == 1:
             return observation.legal_actions[0]
         values = action_values(observation, self.budget, self.seed)
+        if self.prior is not None:
+            values = blend(values, self.prior.action_scores(observation), self.prior_weight)
         preferred = action_index(self._heuristic.act(observation))
         return ACTIONS_BY_INDEX[pick(values, preferred)]
 
 
-__all__ = ["DEFAULT_BUDGET", "BidValue", "Budget", "SearchAgent", "action_values", "bid_values",
-           "card_values", "pick", "trump_values"]
+__all__ = ["DEFAULT_BUDGET", "PRIOR_WEIGHT", "BidValue", "Budget", "Scorer", "SearchAgent",
+           "action_values", "bid_values", "blend", "card_values", "pick", "trump_values"]

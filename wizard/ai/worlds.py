@@ -27,12 +27,14 @@ True
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
 from wizard.engine import GameCore, Observation, Phase
-from wizard.engine.cards import ALL_CARDS_MASK, JESTER_MASK, SUIT_MASKS, WIZARD_MASK
+from wizard.engine.cards import ALL_CARDS_MASK, JESTER_MASK, NUM_CARDS, SUIT_MASKS, WIZARD_MASK
 from wizard.engine.core import BIDDING, CHOOSING_TRUMP, PLAYING, deal_orders
 from wizard.engine.rules import lead_of, trick_winner
 
@@ -281,10 +283,92 @@ def world_core(observation: Observation, hands: list[int], *,
     return core
 
 
-def sample_worlds(observation: Observation, count: int, rng: random.Random) -> list[GameCore]:
-    """``count`` independent worlds of the observed position (see `sample_hands`)."""
+def played_by_seat(played: list[int], n: int, first_leader: int, trump_suit: int) -> list[int]:
+    """Per seat, the mask of the cards it played among the round's ``played`` cards.
+
+    >>> played_by_seat([0, 13, 1, 2], 4, first_leader=1, trump_suit=-1)
+    [4, 1, 8192, 2]
+    """
+    masks = [0] * n
+    leader = first_leader
+    for start in range(0, len(played), n):
+        trick = played[start:start + n]
+        for position, card in enumerate(trick):
+            masks[(leader + position) % n] |= 1 << card
+        if len(trick) == n:
+            leader = (leader + trick_winner(trick, trump_suit)) % n
+    return masks
+
+
+@cache
+def _trick_values(trump_suit: int, n: int) -> tuple[float, ...]:
+    # `expected_tricks` card by card, so a hand mask is summed without building a list
+    return tuple(expected_tricks([card], trump_suit, n) for card in range(NUM_CARDS))
+
+
+def bid_fit(observation: Observation, spread: float) -> Callable[[list[int]], float]:
+    """How well a deal (a hand mask per seat) explains the visible bids of the other seats.
+
+    The returned function gives ``-Σ (bid − estimate)² / (2·spread²)`` over each
+    other seat whose bid is visible, ``estimate`` being the heuristic's expected
+    tricks (`expected_tricks`) of the hand that seat held when it bid: its
+    sampled hand plus the cards it has played this round. Raises `ValueError`
+    for a spread that is not positive.
+
+    >>> from wizard.engine import WizardGame
+    >>> game = WizardGame(4, seed=5)
+    >>> fit = bid_fit(game.observation(game.current_player), 1.0)
+    >>> fit([0, 0, 0, 0]) == 0.0  # nobody has bid yet: every deal fits
+    True
+    """
+    if not spread > 0.0:
+        raise ValueError(f"the bid spread must be positive, got {spread!r}")
+    n = observation.num_players
+    trump = observation.trump_suit.index if observation.trump_suit is not None else -1
+    played = played_by_seat([c.id for c in observation.played_cards], n,
+                            (observation.dealer + 1) % n, trump)
+    values = _trick_values(trump, n)
+    seats = [(seat, bid, played[seat]) for seat, bid in enumerate(observation.bids)
+             if bid is not None and seat != observation.player]
+    scale = -1.0 / (2.0 * spread * spread)
+
+    def fit(hands: list[int]) -> float:
+        total = 0.0
+        for seat, bid, gone in seats:
+            mask = hands[seat] | gone
+            estimate = 0.0
+            while mask:
+                low = mask & -mask
+                estimate += values[low.bit_length() - 1]
+                mask ^= low
+            total += (bid - estimate) ** 2
+        return total * scale
+
+    return fit
+
+
+def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
+                  bid_spread: float | None = None, oversample: int = 4) -> list[GameCore]:
+    """``count`` worlds of the observed position (see `sample_hands`).
+
+    Without ``bid_spread`` the worlds are independent uniform deals. With it,
+    ``count × oversample`` deals are drawn and ``count`` of them kept without
+    replacement with probability growing with `bid_log_likelihood` (Gumbel
+    top-k): worlds where the other seats' hands fit their bids are preferred.
+    Raises `ValueError` for a spread or oversample that is not positive.
+    """
     knowledge = Knowledge.of(observation)
-    return [world_core(observation, sample_hands(knowledge, rng)) for _ in range(count)]
+    if bid_spread is None or not any(
+            b is not None for seat, b in enumerate(observation.bids) if seat != knowledge.me):
+        return [world_core(observation, sample_hands(knowledge, rng)) for _ in range(count)]
+    if oversample < 1:
+        raise ValueError(f"oversample must be at least 1, got {oversample!r}")
+    fit = bid_fit(observation, bid_spread)
+    deals = [sample_hands(knowledge, rng) for _ in range(count * oversample)]
+    keys = [fit(hands) - math.log(-math.log(1.0 - rng.random())) for hands in deals]
+    keep = sorted(range(len(deals)), key=lambda i: -keys[i])[:count]
+    return [world_core(observation, deals[i]) for i in sorted(keep)]
 
 
-__all__ = ["Knowledge", "revealed_voids", "sample_hands", "sample_worlds", "world_core"]
+__all__ = ["Knowledge", "bid_fit", "played_by_seat", "revealed_voids", "sample_hands",
+           "sample_worlds", "world_core"]

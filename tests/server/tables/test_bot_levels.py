@@ -106,7 +106,7 @@ def stored_game(db: Path) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any
 
 @pytest.mark.slow
 def test_every_master_move_replays_from_its_seed_through_a_kill_9_restore(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "wizard.db"
     port = free_port()
     url = f"ws://127.0.0.1:{port}/ws"
@@ -153,6 +153,8 @@ def test_every_master_move_replays_from_its_seed_through_a_kill_9_restore(
     info, actions = stored_game(db)
     game = WizardGame(len(info["seats"]), GameOptions.from_dict(info["options"]),
                       seed=info["seed"])
+    # replay with the models the server had (none: master's OI prior is off there too)
+    monkeypatch.setenv("WIZARD_MODELS_DIR", str(tmp_path))
     bots = {i: (LevelAgent(s["level"]), BotSettings.from_dict(s["bot"]))
             for i, s in enumerate(info["seats"]) if s["kind"] == "bot"}
     assert len(bots) == 3

@@ -28,14 +28,18 @@ def _make_model(seed: int | None = None, model_path: str | os.PathLike[str] | No
 
 
 def _make_search(seed: int | None = None, **options: object) -> Agent:
-    from ..search import Budget, SearchAgent
+    from ..prior import load_prior
+    from ..search import DEFAULT_BUDGET, PRIOR_WEIGHT, Budget, SearchAgent
 
     worlds = options.get("worlds")
-    if worlds is None:
-        return SearchAgent(seed=seed)
-    if type(worlds) is not int:
+    if worlds is not None and type(worlds) is not int:
         raise ValueError(f"worlds must be an integer, got {worlds!r}")
-    return SearchAgent(Budget(worlds=worlds), seed=seed)
+    weight = options.get("prior_weight", PRIOR_WEIGHT)
+    if not isinstance(weight, int | float) or isinstance(weight, bool):
+        raise ValueError(f"prior_weight must be a number, got {weight!r}")
+    budget = DEFAULT_BUDGET if worlds is None else Budget(worlds=worlds)
+    prior = load_prior() if weight else None
+    return SearchAgent(budget, seed=seed, prior=prior, prior_weight=float(weight))
 
 
 def _make_level(level: str) -> AgentFactory:
@@ -75,7 +79,9 @@ def agent_names() -> list[str]:
 def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
     """Build an agent by name: random, heuristic, model, oi, search, ``bot:<level>``.
 
-    ``search`` is the determinized search bot (option ``worlds``, default 32);
+    ``search`` is the determinized search bot, the master (options ``worlds``,
+    default 32, and ``prior_weight``, default 0.5: its values averaged with
+    OI's, `wizard.ai.prior`; 0 or missing OI networks: the plain search);
     ``bot:easy`` … ``bot:master`` play a bot level as the server does (a
     strength drawn per game from the seed, see `wizard.ai.levels`).
 
