@@ -27,6 +27,7 @@ from wizard.ai.analysis import (
     build_report,
     decision_points,
 )
+from wizard.ai.prior import master_prior
 from wizard.ai.search import Budget, SearchAgent
 from wizard.engine import Action, GameOptions, Observation, Phase, PlayCard, WizardGame
 
@@ -77,6 +78,35 @@ def test_a_seat_that_plays_as_the_master_loses_nothing_on_any_decision() -> None
                for c in cards)
     assert all(r["bid_loss"] == 0.0 and r["master_bid"] == r["bid"] for r in rounds)
     assert report["seats"][0]["summary"]["play_loss"] == 0.0
+
+
+def test_with_the_master_bots_prior_a_seat_that_plays_as_the_master_bot_loses_nothing() -> None:
+    # what the server and `wizard analyse` judge with: the master bot's blend of the
+    # searched values and OI's scores, so Analyse agrees with the bot's own moves
+    prior = master_prior()
+    assert prior is not None, "the shipped OI networks are needed"
+    budget = AnalysisBudget(worlds=4)
+    master = SearchAgent(Budget(worlds=4, bid_window=None), seed=ANALYSIS_SEED, prior=prior)
+    plain = SearchAgent(Budget(worlds=4, bid_window=None), seed=ANALYSIS_SEED)
+
+    def choose(seat: int, observation: Observation) -> Action:
+        return master.act(observation) if seat == 0 else HEURISTIC.act(observation)
+
+    game, actions = play(4, seed=5, rounds=6, choose=choose)
+    record = record_of(game, actions)
+    blended = analyse_game(record, [0], budget, prior=prior)["seats"][0]
+    assert all(r["bid_loss"] == 0.0 and r["master_bid"] == r["bid"] for r in blended["rounds"])
+    cards = [c for r in blended["rounds"] for c in r["cards"]]
+    assert all(c["loss"] == 0.0 and c["master"] == c["played"] for c in cards)
+    # the blend is what made the difference: the plain search disagrees somewhere
+    ours = [(seat, a) for seat, a in actions if seat == 0]
+    replayed = WizardGame(4, seed=5)
+    disagreements = 0
+    for seat, action in actions:
+        if seat == 0:
+            disagreements += plain.act(replayed.observation(0)) != action
+        replayed.apply(seat, action)
+    assert ours and disagreements > 0
 
 
 def test_a_seat_that_plays_otherwise_is_told_what_the_master_would_play() -> None:

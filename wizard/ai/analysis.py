@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wizard.engine import (
+    BID_BASE,
     PLAY_BASE,
     TRUMP_BASE,
     Action,
@@ -57,7 +58,7 @@ from wizard.engine import (
     action_from_dict,
 )
 
-from .search import Budget, bid_values, card_values, trump_values
+from .search import PRIOR_WEIGHT, Budget, Scorer, bid_values, blend, card_values, trump_values
 
 #: the seed of the analysis' worlds (with the position: see `wizard.ai.search`)
 ANALYSIS_SEED = 0
@@ -194,13 +195,15 @@ def _judge(choose: dict[int, float], judge: dict[int, float], played: int) -> tu
     return best, max(0.0, judge[best] - judge[played])
 
 
-def analyse_decision(observation: Observation, action: Action,
-                     budget: AnalysisBudget) -> dict[str, Any]:
+def analyse_decision(observation: Observation, action: Action, budget: AnalysisBudget,
+                     prior: Scorer | None = None) -> dict[str, Any]:
     """What the master thinks of ``action`` in ``observation`` (the deciding seat's view only).
 
     The master chooses on worlds seeded with `ANALYSIS_SEED` (as a `SearchAgent`
     with that seed would) and both choices are then valued on a second,
-    independent set of worlds (the same worlds for both). Returns a JSON-ready
+    independent set of worlds (the same worlds for both). With ``prior`` (the
+    master bot's: `wizard.ai.prior.master_prior`) every searched value is
+    `blend`-ed with its score, as the master bot blends them when it plays. Returns a JSON-ready
     dict: ``kind`` (bid / card / trump), ``played`` and ``master`` (bid, card id
     or suit index), their expected round points, ``loss`` (>= 0) and ``marker``.
     Raises `ValueError` unless it is the observer's turn.
@@ -215,14 +218,22 @@ def analyse_decision(observation: Observation, action: Action,
     base = {"seat": observation.player, "round": observation.round_number,
             "trick": observation.trick_number}
     seeds = (ANALYSIS_SEED, ANALYSIS_SEED + 1)
+    scores = prior.action_scores(observation) if prior is not None and len(
+        observation.legal_actions) > 1 else None
+
+    def valued(values: dict[int, float]) -> dict[int, float]:
+        return values if scores is None else blend(values, scores, PRIOR_WEIGHT)
+
     if isinstance(action, Bid):
         search = budget.search(bids=True)
         choose_bids, judge_bids = (bid_values(observation, search, seed) for seed in seeds)
-        best, loss = _judge({b: v.value for b, v in choose_bids.items()},
-                            {b: v.value for b, v in judge_bids.items()}, action.value)
+        judged = valued({BID_BASE + b: v.value for b, v in judge_bids.items()})
+        best, loss = _judge(valued({BID_BASE + b: v.value for b, v in choose_bids.items()}),
+                            judged, BID_BASE + action.value)
+        best -= BID_BASE
         return {**base, "kind": "bid", "played": action.value, "master": best,
-                "expected": judge_bids[action.value].value,
-                "master_expected": judge_bids[best].value,
+                "expected": judged[BID_BASE + action.value],
+                "master_expected": judged[BID_BASE + best],
                 "tricks": list(judge_bids[action.value].tricks),
                 "master_tricks": list(judge_bids[best].tricks),
                 "loss": loss, "marker": _marker(loss)}
@@ -236,6 +247,7 @@ def analyse_decision(observation: Observation, action: Action,
         choose, judge = ({PLAY_BASE + c: v for c, v in card_values(observation, search,
                                                                    seed).items()}
                          for seed in seeds)
+        choose, judge = valued(choose), valued(judge)
         best, loss = _judge(choose, judge, PLAY_BASE + played)
         return {**base, "kind": "card", "played": played, "master": best - PLAY_BASE,
                 "expected": judge[PLAY_BASE + played], "master_expected": judge[best],
@@ -246,6 +258,7 @@ def analyse_decision(observation: Observation, action: Action,
                                                                      seed).items()}
                          for seed in seeds)
         chosen = TRUMP_BASE + action.suit.index
+        choose, judge = valued(choose), valued(judge)
         best, loss = _judge(choose, judge, chosen)
         return {**base, "kind": "trump", "played": chosen - TRUMP_BASE,
                 "master": best - TRUMP_BASE, "expected": judge[chosen],
@@ -267,7 +280,8 @@ class Slice:
 
 
 def analyse_slice(record: GameRecord, seats: Sequence[int], budget: AnalysisBudget,
-                  start: int = 0, max_seconds: float | None = None) -> Slice:
+                  start: int = 0, max_seconds: float | None = None,
+                  prior: Scorer | None = None) -> Slice:
     """Analyse the decisions of ``seats`` from number ``start`` on.
 
     With ``max_seconds`` the slice stops after the first decision that ends
@@ -278,7 +292,7 @@ def analyse_slice(record: GameRecord, seats: Sequence[int], budget: AnalysisBudg
     began = time.perf_counter()
     result = Slice(start, record.decisions_of(record.check_seats(seats)))
     for point in decision_points(record, seats, start):
-        decision = analyse_decision(point.observation, point.action, budget)
+        decision = analyse_decision(point.observation, point.action, budget, prior)
         result.decisions.append({"n": point.number, "step": point.step, **decision})
         if max_seconds is not None and time.perf_counter() - began >= max_seconds:
             break
@@ -286,11 +300,12 @@ def analyse_slice(record: GameRecord, seats: Sequence[int], budget: AnalysisBudg
 
 
 def analyse_game(record: GameRecord, seats: Sequence[int] | None = None,
-                 budget: AnalysisBudget | None = None) -> dict[str, Any]:
+                 budget: AnalysisBudget | None = None,
+                 prior: Scorer | None = None) -> dict[str, Any]:
     """The whole analysis of ``seats`` (default: every seat) in one go (`build_report`)."""
     budget = budget or AnalysisBudget()
     chosen = record.check_seats(range(record.num_players) if seats is None else seats)
-    decisions = analyse_slice(record, chosen, budget).decisions
+    decisions = analyse_slice(record, chosen, budget, prior=prior).decisions
     return build_report(record, chosen, decisions, budget)
 
 

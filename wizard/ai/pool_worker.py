@@ -196,18 +196,21 @@ def run_agent(agent: str, spec: AgentSpec, observation: dict[str, Any]) -> tuple
 
 def run_analysis(record: dict[str, Any], seats: list[int], worlds: int, start: int,
                  max_seconds: float) -> tuple[int, int, list[dict[str, Any]]]:
-    """A slice of a game analysis (`wizard.ai.analysis.analyse_slice`): start, total, results."""
+    """A slice of a game analysis (`wizard.ai.analysis.analyse_slice`) with the master
+    bot's prior: start, total, results."""
     from .analysis import AnalysisBudget, GameRecord, analyse_slice
+    from .prior import master_prior
 
     part = analyse_slice(GameRecord.from_dict(record), seats, AnalysisBudget(worlds=worlds),
-                         start, max_seconds)
+                         start, max_seconds, prior=master_prior())
     return part.start, part.total, part.decisions
 
 
 def lower_priority(niceness: int) -> None:
     """Run this process at ``niceness`` and, where Linux offers it, as ``SCHED_IDLE``: it
-    gets a core only when no other task wants it (the analysis worker)."""
-    os.nice(niceness)
+    gets a core only when no other task wants it (the analysis worker). ``niceness`` is
+    the level reached, whatever the server's own (``os.nice`` adds to the current one)."""
+    os.nice(max(0, niceness - os.nice(0)))
     idle = getattr(os, "SCHED_IDLE", None)
     if idle is not None and niceness >= 19:
         with contextlib.suppress(OSError):

@@ -50,6 +50,18 @@ def load_prior(model_dir: str | os.PathLike[str] | None = None) -> OIAgent | Non
     return OIAgent(overall, immediate)
 
 
+_MASTER_PRIORS: dict[str, OIAgent | None] = {}
+
+
+def master_prior() -> OIAgent | None:
+    """The prior the master bot plays with (`load_prior` of the models directory), loaded
+    once per process and models directory; ``None`` when the networks cannot be loaded."""
+    key = os.environ.get("WIZARD_MODELS_DIR", "")
+    if key not in _MASTER_PRIORS:
+        _MASTER_PRIORS[key] = load_prior()
+    return _MASTER_PRIORS[key]
+
+
 def blended_values(observation: Observation, budget: Budget, seed: int,
                    prior: OIAgent | None, weight: float = PRIOR_WEIGHT) -> dict[int, float]:
     """`action_values` of the search, blended with ``prior``'s `OIAgent.action_scores`.
@@ -63,4 +75,4 @@ def blended_values(observation: Observation, budget: Budget, seed: int,
     return blend(values, prior.action_scores(observation), weight)
 
 
-__all__ = ["PRIOR_WEIGHT", "blend", "blended_values", "load_prior"]
+__all__ = ["PRIOR_WEIGHT", "blend", "blended_values", "load_prior", "master_prior"]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard.ai.analysis import AnalysisBudget, GameRecord, analyse_slice, build_report
+from wizard.ai.prior import master_prior
 from wizard.engine import SUITS, card_by_id
 
 SLICE_SECONDS = 0.5
@@ -124,10 +125,12 @@ def run_analyse(args: argparse.Namespace) -> int:
             [int(s) for s in args.seats.split(",") if s.strip()] if args.seats
             else range(record.num_players))
         budget = AnalysisBudget(worlds=args.worlds)
+        prior = master_prior()  # the master bot's second opinion, as on the server
         decisions: list[dict[str, Any]] = []
         began = time.perf_counter()
         while True:
-            part = analyse_slice(record, seats, budget, len(decisions), SLICE_SECONDS)
+            part = analyse_slice(record, seats, budget, len(decisions), SLICE_SECONDS,
+                                 prior=prior)
             decisions += part.decisions
             if not args.quiet and sys.stderr.isatty():
                 print(f"\ranalysed {len(decisions)}/{part.total} decisions", end="",
