@@ -28,7 +28,7 @@ def _make_model(seed: int | None = None, model_path: str | os.PathLike[str] | No
 
 
 def _make_search(seed: int | None = None, **options: object) -> Agent:
-    from ..prior import load_prior
+    from ..prior import master_prior
     from ..search import DEFAULT_BUDGET, PRIOR_WEIGHT, Budget, SearchAgent
 
     worlds = options.get("worlds")
@@ -38,7 +38,7 @@ def _make_search(seed: int | None = None, **options: object) -> Agent:
     if not isinstance(weight, int | float) or isinstance(weight, bool):
         raise ValueError(f"prior_weight must be a number, got {weight!r}")
     budget = DEFAULT_BUDGET if worlds is None else Budget(worlds=worlds)
-    prior = load_prior() if weight else None
+    prior = master_prior() if weight else None  # loaded once per process, not per agent
     return SearchAgent(budget, seed=seed, prior=prior, prior_weight=float(weight))
 
 
