@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import logging
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -45,7 +46,9 @@ from wizard.ai.agents import HeuristicAgent
 from wizard.ai.analysis import AnalysisBudget, GameRecord, analyse_game
 from wizard.ai.decision import AgentSpec, DecisionRequest
 from wizard.ai.levels import BotLevel, BotSettings
+from wizard.ai.policy import models_dir
 from wizard.ai.pool import InferencePool, PoolSettings
+from wizard.ai.prior import load_prior
 from wizard.engine import WizardGame
 from wizard.server.analysis.jobs import ProcessRunner
 
@@ -155,9 +158,14 @@ def main() -> int:
     logging.disable(logging.WARNING)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
     record = game_record()
-    models = tempfile.mkdtemp(prefix="bench-analysis-")  # no policy: hard bots search too
+    # no policy, so hard bots search too; the OI networks, so master (and the analysis)
+    # use their prior as they do with the shipped models
+    models = tempfile.mkdtemp(prefix="bench-analysis-")
+    for path in models_dir().glob("oi_*"):
+        shutil.copy(path, models)
     start = time.perf_counter()
-    analyse_game(GameRecord.from_dict(record), None, AnalysisBudget(worlds=args.worlds))
+    analyse_game(GameRecord.from_dict(record), None, AnalysisBudget(worlds=args.worlds),
+                 prior=load_prior(models))
     direct = time.perf_counter() - start
     times = asyncio.run(part_a(record, args.worlds, args.repeats, models))
     print(f"analyse 4p/15r all seats, {args.worlds} worlds: analysis worker median "
