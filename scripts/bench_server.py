@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -37,6 +38,8 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -78,6 +81,43 @@ def percentile(values: list[float], q: float) -> float:
 # --- the game clients ------------------------------------------------------------------------
 
 
+class ObservationPart(msgspec.Struct):
+    """What a client needs of an ``update``'s observation (the rest is skipped unread)."""
+
+    phase: str
+    legal_actions: list[Any]
+
+
+class MessagePart(msgspec.Struct):
+    """What a client needs of a server message: the load generator reads no more."""
+
+    type: str
+    v: int = 0
+    table_id: str | None = None
+    observation: ObservationPart | None = None
+
+
+READ_MESSAGE = msgspec.json.Decoder(MessagePart).decode
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU time of process ``pid`` so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def cpu_figures(pid: int, before: tuple[float, float], own_before: float, elapsed: float,
+                count: int) -> dict[str, float]:
+    """CPU of the server ``pid`` per counted thing (µs, and its system part) and of both
+    processes as a share of one core, since ``before`` / ``own_before``."""
+    user, system = (a - b for a, b in zip(cpu_seconds(pid), before, strict=True))
+    own = time.process_time() - own_before
+    return {"server_us": 1e6 * (user + system) / max(1, count),
+            "server_sys_us": 1e6 * system / max(1, count),
+            "server_cpu": (user + system) / elapsed, "client_cpu": own / elapsed}
+
+
 async def game_client(url: str, players: int, stop_at: float, latencies: list[float],
                       totals: dict[str, int]) -> None:
     from websockets.asyncio.client import connect
@@ -90,45 +130,48 @@ async def game_client(url: str, players: int, stop_at: float, latencies: list[fl
         sent_at: float | None = None
         last_v = 0
         while True:
-            message = json.loads(await ws.recv())
-            kind = message["type"]
+            frame = await ws.recv()
+            message = READ_MESSAGE(frame)
+            kind = message.type
             if kind == "table":
-                table_id = message["table_id"]
+                table_id = message.table_id
             elif kind == "error":
-                raise SystemExit(f"server error: {message}")
-            if kind != "update":
+                raise SystemExit(f"server error: {frame!r}")
+            if kind != "update" or message.observation is None:
                 continue
             now = time.perf_counter()
             if sent_at is not None:
                 latencies.append(now - sent_at)
                 sent_at = None
-            totals["actions"] += max(0, message["v"] - last_v - 1) + 1
-            last_v = message["v"]
-            observation = message["observation"]
-            if observation["phase"] == "finished":
+            totals["actions"] += max(0, message.v - last_v - 1) + 1
+            last_v = message.v
+            observation = message.observation
+            if observation.phase == "finished":
                 totals["games"] += 1
                 if time.monotonic() >= stop_at:
                     return
                 await ws.send(json.dumps({"type": "rematch", "table_id": table_id}))
-            elif observation["legal_actions"]:
+            elif observation.legal_actions:
                 if time.monotonic() >= stop_at:
                     return
                 sent_at = time.perf_counter()
                 totals["acts"] += 1
                 await ws.send(json.dumps({"type": "act", "table_id": table_id,
-                                          "action": observation["legal_actions"][0]}))
+                                          "action": observation.legal_actions[0]}))
 
 
-async def run_games(url: str, clients: int, players: int, seconds: float) -> dict[str, float]:
+async def run_games(url: str, clients: int, players: int, seconds: float,
+                    server_pid: int) -> dict[str, float]:
     latencies: list[float] = []
     totals = {"acts": 0, "actions": 0, "games": 0}
-    start = time.monotonic()
+    start, server_cpu, own_cpu = time.monotonic(), cpu_seconds(server_pid), time.process_time()
     await asyncio.gather(*(game_client(url, players, start + seconds, latencies, totals)
                            for _ in range(clients)))
     elapsed = time.monotonic() - start
     return {"actions_per_s": totals["actions"] / elapsed, "acts_per_s": totals["acts"] / elapsed,
             "p50_ms": percentile(latencies, 0.50) * 1000,
-            "p99_ms": percentile(latencies, 0.99) * 1000, "games": totals["games"]}
+            "p99_ms": percentile(latencies, 0.99) * 1000, "games": totals["games"],
+            **cpu_figures(server_pid, server_cpu, own_cpu, elapsed, totals["actions"])}
 
 
 # --- the echo reference ----------------------------------------------------------------------
@@ -148,13 +191,14 @@ async def echo_client(url: str, stop_at: float, latencies: list[float]) -> None:
             latencies.append(time.perf_counter() - sent)
 
 
-async def run_echo(url: str, clients: int, seconds: float) -> dict[str, float]:
+async def run_echo(url: str, clients: int, seconds: float, server_pid: int) -> dict[str, float]:
     latencies: list[float] = []
-    start = time.monotonic()
+    start, server_cpu, own_cpu = time.monotonic(), cpu_seconds(server_pid), time.process_time()
     await asyncio.gather(*(echo_client(url, start + seconds, latencies) for _ in range(clients)))
     elapsed = time.monotonic() - start
     return {"per_s": len(latencies) / elapsed, "p50_ms": percentile(latencies, 0.5) * 1000,
-            "p99_ms": percentile(latencies, 0.99) * 1000}
+            "p99_ms": percentile(latencies, 0.99) * 1000,
+            **cpu_figures(server_pid, server_cpu, own_cpu, elapsed, len(latencies))}
 
 
 def serve_echo(port: int) -> None:
@@ -204,7 +248,7 @@ def measure_games(args: argparse.Namespace, db: str, root: Path = ROOT,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             result = asyncio.run(run_games(f"ws://127.0.0.1:{port}/ws", args.clients,
-                                           args.players, args.seconds))
+                                           args.players, args.seconds, server.pid))
         finally:
             if profiler is not None:
                 profiler.wait(timeout=60)
@@ -236,7 +280,7 @@ def measure_echo(args: argparse.Namespace) -> dict[str, float]:
     try:
         wait_healthy(echo_port, echo, "/healthz")
         return asyncio.run(run_echo(f"ws://127.0.0.1:{echo_port}/ws", args.clients,
-                                    args.seconds))
+                                    args.seconds, echo.pid))
     finally:
         stop(echo)
 
@@ -293,6 +337,11 @@ def main() -> int:
     def ratio(part: str) -> float:
         return statistics.median(run[part]["acts_per_s"] / run["echo"]["per_s"] for run in runs)
 
+    def cpu_line(part: str) -> str:
+        return (f"{median(part, 'server_us'):.0f} us, {median(part, 'server_sys_us'):.0f} of it "
+                f"system (server {median(part, 'server_cpu'):.0%} of a core, clients "
+                f"{median(part, 'client_cpu'):.0%})")
+
     print(f"clients                      {args.clients} ({args.players}-player play_bots games, "
           f"{args.seconds:.0f} s each part, median of {args.repeats} runs)")
     parts = [("", "games")] + ([(f"baseline {args.baseline}: ", "baseline")] if baseline else [])
@@ -303,9 +352,11 @@ def main() -> int:
         print(f"{prefix}act->update p50 ms           {median(part, 'p50_ms'):.1f}")
         print(f"{prefix}act->update p99 ms           {median(part, 'p99_ms'):.1f}")
         print(f"{prefix}player round trips / echo    {ratio(part):.2f}")
+        print(f"{prefix}server CPU per table action  {cpu_line(part)}")
     print(f"echo round trips/s           {median('echo', 'per_s'):.0f}")
     print(f"echo p50 ms                  {median('echo', 'p50_ms'):.1f}")
     print(f"echo p99 ms                  {median('echo', 'p99_ms'):.1f}")
+    print(f"echo server CPU per trip     {cpu_line('echo')}")
     per_echo = median("games", "actions_per_s") / median("echo", "per_s")
     print(f"table actions / echo         {per_echo:.2f}")
     if baseline is not None:

@@ -130,7 +130,8 @@ class WizardGame:
             forbid_even_bids=self.options.forbid_even_bids,
             dealer_chooses=self.options.wizard_trump_dealer_chooses,
         )
-        self._round_history: list[RoundResult] = []
+        # a tuple, replaced when a round ends: observations share it until then
+        self._round_history: tuple[RoundResult, ...] = ()
         self._last_trick: TrickResult | None = None
 
     # --- read-only state --------------------------------------------------------------
@@ -319,7 +320,7 @@ class WizardGame:
             score_changes=tuple(core.last_changes),
             scores=tuple(core.scores),
         )
-        self._round_history.append(result)
+        self._round_history += (result,)
         events.append(RoundCompleted(result))
         if outcome == _core.GAME_DONE:
             events.append(GameFinished(tuple(core.scores), tuple(self.winners())))
@@ -363,10 +364,10 @@ class WizardGame:
             core.phase == _core.FINISHED)
         bids: tuple[int | None, ...]
         if core.hidden_bids and not all_bid:
-            bids = tuple(b if seat == player and b >= 0 else None
-                         for seat, b in enumerate(core.bids))
+            bids = tuple([b if seat == player and b >= 0 else None
+                          for seat, b in enumerate(core.bids)])
         else:
-            bids = tuple(b if b >= 0 else None for b in core.bids)
+            bids = tuple([b if b >= 0 else None for b in core.bids])
         lead = core.lead
         leader = core.leader
         to_move = player is not None and player == core.current
@@ -384,16 +385,16 @@ class WizardGame:
             trump_card=_card(core.trump_card),
             trump_suit=_suit(core.trump_suit),
             bids=bids,
-            has_bid=tuple(b >= 0 for b in core.bids),
+            has_bid=tuple([b >= 0 for b in core.bids]),
             tricks_won=tuple(core.tricks),
             scores=tuple(core.scores),
             trick_number=core.trick_number,
             trick_leader=leader,
-            current_trick=tuple(_PLAYED[(leader + k) % n][c] for k, c in enumerate(core.trick)),
+            current_trick=tuple([_PLAYED[(leader + k) % n][c] for k, c in enumerate(core.trick)]),
             lead_suit=SUITS[lead] if lead not in (LEAD_NONE, LEAD_FREE) else None,
             played_cards=tuple(map(_CARD_AT, core.played)),
             last_trick=self._last_trick,
-            round_history=tuple(self._round_history),
+            round_history=self._round_history,
             legal_actions=_items_of(core.legal_mask(), _ACTION_CHUNKS) if to_move else (),
             winners=tuple(self.winners()) if core.phase == _core.FINISHED else (),
         )
@@ -404,7 +405,7 @@ class WizardGame:
         other.num_players = self.num_players
         other.options = self.options
         other.core = self.core.copy()
-        other._round_history = list(self._round_history)
+        other._round_history = self._round_history
         other._last_trick = self._last_trick
         return other
 
@@ -425,7 +426,7 @@ class WizardGame:
         game.num_players = data["num_players"]
         game.options = GameOptions.from_dict(data["options"])
         game.core = _core.GameCore.from_dict(data["core"])
-        game._round_history = [RoundResult.from_dict(r) for r in data["round_history"]]
+        game._round_history = tuple(RoundResult.from_dict(r) for r in data["round_history"])
         last = data["last_trick"]
         game._last_trick = None if last is None else TrickResult.from_dict(last)
         return game

@@ -29,6 +29,29 @@ Sample = tuple[tuple[str, ...], float]
 DEFAULT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 
+class LabelledCounter(Counter):
+    """A `Counter` whose ``labels(*values)`` is a dict lookup after the first call.
+
+    ``prometheus_client`` validates the values and takes a lock on every
+    ``labels`` call; the server counts every message and action, so the child of
+    each label tuple is kept (children are never removed here).
+    """
+
+    _children: dict[tuple[str, ...], Counter]
+
+    def labels(self, *values: str, **named: str) -> Counter:  # type: ignore[override]
+        if named:
+            return super().labels(*values, **named)
+        try:
+            return self._children[values]
+        except AttributeError:
+            self._children = {}
+        except KeyError:
+            pass
+        child = self._children[values] = super().labels(*values)
+        return child
+
+
 class CallbackGauge(Collector):
     """A gauge read when scraped: ``read()`` returns ``[(label_values, value), ...]``."""
 
@@ -51,16 +74,17 @@ class ServerMetrics:
         r = self.registry = registry or CollectorRegistry()
         self.connections = Gauge("wizard_connections", "Open websocket connections.",
                                  registry=r)
-        self.messages_in = Counter("wizard_messages_in_total",
+        self.messages_in = LabelledCounter("wizard_messages_in_total",
                                    "Client messages received, by type.", ["type"], registry=r)
-        self.messages_out = Counter("wizard_messages_out_total",
+        self.messages_out = LabelledCounter("wizard_messages_out_total",
                                     "Server messages queued for sending, by type.", ["type"],
                                     registry=r)
-        self.errors = Counter("wizard_errors_total", "Error replies, by code.", ["code"],
+        self.errors = LabelledCounter("wizard_errors_total", "Error replies, by code.", ["code"],
                               registry=r)
-        self.actions = Counter("wizard_actions_total", "Accepted game actions, by who decided.",
-                               ["by"], registry=r)
-        self.decisions = Counter("wizard_decisions_total",
+        self.actions = LabelledCounter("wizard_actions_total",
+                                       "Accepted game actions, by who decided.", ["by"],
+                                       registry=r)
+        self.decisions = LabelledCounter("wizard_decisions_total",
                                  "Bot decisions, by the agent that decided and the fallback "
                                  "reason (none = no fallback).", ["agent", "reason"], registry=r)
         self.decision_seconds = Histogram("wizard_decision_seconds",
@@ -72,19 +96,19 @@ class ServerMetrics:
         self.send_overflows = Counter("wizard_send_queue_overflows_total",
                                       "Connections dropped because their send queue was full.",
                                       registry=r)
-        self.connections_refused = Counter(
+        self.connections_refused = LabelledCounter(
             "wizard_connections_refused_total",
             "Websocket handshakes refused, by reason (full, address, origin, shutdown).",
             ["reason"], registry=r)
-        self.tables_refused = Counter(
+        self.tables_refused = LabelledCounter(
             "wizard_tables_refused_total",
             "New tables refused, by reason (full: max_tables, address: max_tables_per_address).",
             ["reason"], registry=r)
-        self.connections_closed = Counter(
+        self.connections_closed = LabelledCounter(
             "wizard_connections_closed_total",
             "Connections the server closed, by cause (too_large, rate_limit, send_queue_full, "
             "send_timeout, hello_timeout, idle, shutdown).", ["cause"], registry=r)
-        self.rate_limited = Counter(
+        self.rate_limited = LabelledCounter(
             "wizard_rate_limited_total",
             "Client messages refused for going over a budget, by budget (messages, chat).",
             ["budget"], registry=r)

@@ -40,10 +40,33 @@ def test_a_cancelled_waiter_gives_its_place_up() -> None:
             await gate.wait()
             passed.append(n)
 
-        tasks = [asyncio.create_task(bot(n)) for n in range(3)]
-        await asyncio.sleep(0)  # all three are waiting
-        tasks[0].cancel()
-        await asyncio.gather(*tasks[1:])
+        tasks = [asyncio.create_task(bot(n)) for n in range(4)]
+        await asyncio.sleep(0)  # the first passed at once, the other three wait
+        assert passed == [0]
+        tasks[1].cancel()
+        await asyncio.gather(*tasks[2:])
         return passed
 
-    assert asyncio.run(run()) == [1, 2]
+    assert asyncio.run(run()) == [0, 2, 3]
+
+
+def test_the_first_moves_of_a_turn_pass_without_waiting_for_the_loop() -> None:
+    async def run() -> tuple[list[str], list[str]]:
+        gate = BotGate(per_turn=2)
+        order: list[str] = []
+
+        async def other() -> None:
+            order.append("other")
+
+        async def moves() -> list[str]:
+            asyncio.get_running_loop().create_task(other())
+            for n in range(3):
+                await gate.wait()
+                order.append(f"move {n}")
+            return order
+
+        return await moves(), order
+
+    order, _ = asyncio.run(run())
+    # two moves in this iteration; the third waits for the next one, after other work
+    assert order == ["move 0", "move 1", "other", "move 2"]

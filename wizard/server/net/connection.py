@@ -1,9 +1,12 @@
 """One websocket connection: an explicit lifecycle, a bounded send queue, its budgets.
 
-Nothing in the server awaits a client: `Connection.send` encodes and queues
-the message at once, and a writer task drains the queue onto the socket. When
-a client reads so slowly that its queue fills up, it is disconnected (close
-code 1008) instead of holding anyone up. A connection that does not say
+Nothing in the server awaits a client: `Connection.send` encodes the message
+and hands it on at once. While the socket takes data (served by ``wizard
+serve``: the `SEND_NOW` extension of the scope) and nothing waits before it,
+the frame is written in this loop turn, without a task hop; otherwise it is
+queued, and a writer task drains the queue onto the socket as it becomes
+writable. When a client reads so slowly that its queue fills up, it is
+disconnected (close code 1008) instead of holding anyone up. A connection that does not say
 ``hello`` in time, or sends nothing for too long, is closed by its idle timer.
 """
 
@@ -13,6 +16,7 @@ import asyncio
 import contextlib
 import enum
 import itertools
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import structlog
@@ -33,6 +37,11 @@ CLOSE_NORMAL = 1000
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
+
+#: The ASGI scope extension (``scope["extensions"]``) that ``wizard serve``'s websocket
+#: protocol provides: ``send_now(text) -> bool`` frames ``text`` for this loop turn's
+#: write if the socket is open and writable now, else returns False (nothing sent).
+SEND_NOW = "wizard.send_text_now"
 
 
 class ConnectionState(enum.Enum):
@@ -68,7 +77,10 @@ class Connection:
         self.websocket = websocket
         self.clock = clock
         self.conn_id = next(_ids)
-        self.address = client_address(getattr(websocket, "scope", {}))
+        scope = getattr(websocket, "scope", {})
+        self.address = client_address(scope)
+        self._send_now: Callable[[str], bool] | None = scope.get("extensions", {}).get(SEND_NOW)
+        self._sending = False  # the writer task holds a message it has not written yet
         self.metrics = metrics
         self.state = ConnectionState.OPEN
         self.player: Player | None = None
@@ -195,6 +207,11 @@ class Connection:
         """Queue an already-encoded message (shared by many recipients)."""
         if not self.is_open:
             return
+        send_now = self._send_now
+        if send_now is not None and not self._sending and not self._queue.qsize() and send_now(
+                text):  # nothing waits before it and the socket takes it: no queue, no hop
+            self.metrics.messages_out.labels(tag).inc()
+            return
         try:
             if self.queued_bytes + len(text) > self._queue_bytes and self.queued_bytes:
                 raise asyncio.QueueFull  # one message alone may be larger than the bound
@@ -223,7 +240,9 @@ class Connection:
                 if text is None:
                     break
                 self.queued_bytes -= len(text)
+                self._sending = True
                 await ws.send_text(text)
+                self._sending = False
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the peer went away mid-send

@@ -16,6 +16,9 @@ websocket protocol that cuts off a peer that stops reading.
   Without it an unfinished request holds its socket (and a file descriptor)
   for ever: uvicorn's keep-alive timer stops at the first byte.
 - ``X-Forwarded-For`` is believed only from ``WIZARD_TRUSTED_PROXIES``.
+- It hands the app a synchronous send (the `SEND_NOW` scope extension, used by
+  `Connection`): while the socket is writable a frame is built at once instead
+  of travelling through a writer task, Starlette and the middleware.
 - It also coalesces: the frames a connection sends during one turn of the event
   loop leave in one ``transport.write`` (one system call) at the end of that
   turn, not one each. The frames and their order are unchanged; only the
@@ -36,6 +39,9 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.http11 import Request
+
+from .connection import SEND_NOW
 
 if TYPE_CHECKING:
     from uvicorn._types import ASGISendEvent
@@ -52,6 +58,7 @@ def websocket_protocol(send_timeout: float,
     class SendTimeoutProtocol(WebSocketsSansIOProtocol):
         _stall_timer: asyncio.TimerHandle | None = None
         _flush_handle: asyncio.Handle | None = None
+        _unflushed = 0  # bytes framed by `send_now` this loop turn, not yet written
 
         def pause_writing(self) -> None:
             super().pause_writing()
@@ -80,9 +87,37 @@ def websocket_protocol(send_timeout: float,
             on_stalled()
             self.transport.abort()
 
+        def handle_connect(self, event: Request) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)  # set once the handshake is accepted
+            if scope is not None:
+                scope["extensions"][SEND_NOW] = self.send_now
+
+        def send_now(self, text: str) -> bool:
+            """Frame ``text`` for this loop turn's write if the socket takes data now.
+
+            It does not while the transport's buffer is past its high-water mark
+            (``writable`` is clear), nor once this turn's frames reach that mark: a
+            burst produced in one loop turn is bounded like a full buffer is.
+            """
+            if (self.close_sent or not self.handshake_complete or self.disconnected
+                    or self.initial_response is not None or not self.writable.is_set()
+                    or self._unflushed >= self.transport.get_write_buffer_limits()[1]):
+                return False
+            data = text.encode()
+            try:
+                self.conn.send_text(data)
+            except InvalidState:
+                return False
+            self._unflushed += len(data)
+            if self._flush_handle is None:
+                self._flush_handle = self.loop.call_soon(self._flush)
+            return True
+
         def _flush(self) -> None:
             """Write every frame queued this loop turn at once."""
             self._flush_handle = None
+            self._unflushed = 0
             output = self.conn.data_to_send()
             if output and not self.transport.is_closing():
                 self.transport.write(b"".join(output))

@@ -220,8 +220,37 @@ def round_view(result: RoundResult) -> RoundView:
                      result.scores)
 
 
-def observation_view(obs: Observation) -> ObservationView:
-    """The struct of ``obs``; encodes to the JSON of ``obs.to_dict()``."""
+class RoundViews:
+    """The views of one game's round history, built again only when a round was added.
+
+    The engine hands out the same history tuple until a round ends, so a table
+    that keeps one of these converts each round once, not once per update.
+
+    >>> from wizard.engine import WizardGame
+    >>> rounds, game = RoundViews(), WizardGame(3, seed=1)
+    >>> rounds(game.observation(0).round_history)
+    ()
+    """
+
+    __slots__ = ("_history", "_views")
+
+    def __init__(self) -> None:
+        self._history: tuple[RoundResult, ...] = ()
+        self._views: tuple[RoundView, ...] = ()
+
+    def __call__(self, history: tuple[RoundResult, ...]) -> tuple[RoundView, ...]:
+        if history is not self._history:  # a tuple: the same object has the same rounds
+            self._views = tuple(map(round_view, history))
+            self._history = history
+        return self._views
+
+
+def observation_view(obs: Observation, rounds: RoundViews | None = None) -> ObservationView:
+    """The struct of ``obs``; encodes to the JSON of ``obs.to_dict()``.
+
+    ``rounds``: a cache of the round history's views (one per table), else they are
+    built afresh.
+    """
     cards = CARD_VIEWS
     last = obs.last_trick
     return ObservationView(
@@ -232,7 +261,7 @@ def observation_view(obs: Observation) -> ObservationView:
         obs.trick_leader, _played(obs.current_trick), obs.lead_suit,
         tuple([cards[c.id] for c in obs.played_cards]),
         None if last is None else trick_view(last),
-        tuple(map(round_view, obs.round_history)),
+        tuple(map(round_view, obs.round_history)) if rounds is None else rounds(obs.round_history),
         tuple([ACTION_VIEWS[action_index(a)] for a in obs.legal_actions]), obs.winners)
 
 
@@ -268,6 +297,7 @@ __all__ = [
     "RoundCompletedEvent",
     "RoundStartedEvent",
     "RoundView",
+    "RoundViews",
     "TrickCompletedEvent",
     "TrickView",
     "TrumpChosenEvent",

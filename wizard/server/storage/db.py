@@ -250,6 +250,7 @@ class Database:
         self._reader_lock = threading.Lock()
         self._pending: list[_Job] = []
         self._flush_handle: asyncio.Handle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # set by open
         self._restart_wanted = threading.Event()  # the checkpoint thread asks for quiet
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpoints = threading.Event()
@@ -267,6 +268,8 @@ class Database:
         Raises `StoreCorruptError` for a file that fails its check (`check_file`).
         """
         await asyncio.to_thread(self._open_sync)
+        # looked up once: on Python 3.11 every lookup is a getpid() system call
+        self._loop = asyncio.get_running_loop()
 
     def _open_sync(self) -> None:
         if not self.in_memory:
@@ -320,7 +323,8 @@ class Database:
         """
         if self._writer is None:
             raise StoreError("the database is not open")
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        assert self._loop is not None  # open, since there is a writer
+        future: asyncio.Future[None] = self._loop.create_future()
         self._enqueue((list(statements), future))
         await future
 
@@ -332,7 +336,8 @@ class Database:
     def _enqueue(self, job: _Job) -> None:
         self._pending.append(job)
         if self._flush_handle is None:
-            loop = asyncio.get_running_loop()
+            loop = self._loop
+            assert loop is not None
             if self._restart_wanted.is_set():  # leave the writer idle a moment: see below
                 self._flush_handle = loop.call_later(QUIET_COMMIT_SECONDS, self._flush)
             else:
@@ -357,10 +362,13 @@ class Database:
 
     def _run(self, conn: sqlite3.Connection, statements: list[_Write]) -> Exception | None:
         try:
-            conn.execute("BEGIN")
-            for sql, params in statements:
-                conn.execute(sql, params)
-            conn.execute("COMMIT")
+            if len(statements) == 1:  # autocommit: one statement is its own transaction
+                conn.execute(*statements[0])
+            else:
+                conn.execute("BEGIN")
+                for sql, params in statements:
+                    conn.execute(sql, params)
+                conn.execute("COMMIT")
         except sqlite3.Error as exc:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")

@@ -58,12 +58,20 @@ class BotGate:
     action waits behind at most ``per_turn`` bot moves per step. One gives the
     lowest latency; a few more let the moves of one turn share a commit and a
     poll of the sockets (more throughput under load).
+
+    The first ``per_turn`` moves of an iteration pass at once, without
+    suspending (nobody waits before them); the rest queue for later iterations,
+    first come first served.
     """
 
     def __init__(self, per_turn: int = 1) -> None:
         self.per_turn = per_turn
         self._waiting: deque[asyncio.Future[None]] = deque()
         self._release_handle: asyncio.Handle | None = None
+        self._passed = 0  # moves let through in the current iteration
+        self._new_turn_handle: asyncio.Handle | None = None
+        # the loop, looked up once: on Python 3.11 every lookup is a getpid() system call
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def waiting(self) -> int:
@@ -71,23 +79,38 @@ class BotGate:
 
     async def wait(self) -> None:
         """Return when it is this bot move's turn (cancellable while waiting)."""
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+        if not self._waiting and self._passed < self.per_turn:
+            self._pass(loop)
+            return
         future: asyncio.Future[None] = loop.create_future()
         self._waiting.append(future)
         if self._release_handle is None:
             self._release_handle = loop.call_soon(self._release)
         await future
 
+    def _pass(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._passed += 1
+        if self._new_turn_handle is None:  # the count starts again next iteration
+            self._new_turn_handle = loop.call_soon(self._new_turn)
+
+    def _new_turn(self) -> None:
+        self._new_turn_handle = None
+        self._passed = 0
+
     def _release(self) -> None:
         self._release_handle = None
-        released = 0
-        while self._waiting and released < self.per_turn:
+        loop = self._loop
+        assert loop is not None  # set by the wait that scheduled this
+        while self._waiting and self._passed < self.per_turn:
             future = self._waiting.popleft()
             if not future.done():  # a cancelled wait gives its place up
                 future.set_result(None)
-                released += 1
+                self._pass(loop)
         if self._waiting:
-            self._release_handle = asyncio.get_running_loop().call_soon(self._release)
+            self._release_handle = loop.call_soon(self._release)
 
 
 def bot_id(level: BotLevel) -> str:
@@ -141,8 +164,9 @@ async def decide(decider: Decider, request: DecisionRequest, metrics: ServerMetr
         decision = Decision(fallback.action, fallback.agent, "error", 0.0, fallback.compute_ms)
     metrics.decision_seconds.observe(time.perf_counter() - start)
     metrics.decisions.labels(decision.agent, decision.reason or "none").inc()
-    log.debug("bot_decided", table_id=table_id, agent=decision.agent, reason=decision.reason,
-              queue_ms=round(decision.queue_ms, 2), compute_ms=round(decision.compute_ms, 2))
+    if decision.reason is not None:  # a fallback (the counter above has every decision)
+        log.debug("bot_decided", table_id=table_id, agent=decision.agent, reason=decision.reason,
+                  queue_ms=round(decision.queue_ms, 2), compute_ms=round(decision.compute_ms, 2))
     return decision
 
 

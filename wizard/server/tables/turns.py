@@ -114,6 +114,14 @@ class TurnRunner:
         self.turn: Turn | None = None
         self._task: asyncio.Task[None] | None = None
         self._retry: asyncio.TimerHandle | None = None
+        # the loop, looked up once: on Python 3.11 every lookup is a getpid() system call
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
 
     @property
     def clock(self) -> tuple[int, float] | None:
@@ -129,14 +137,14 @@ class TurnRunner:
         if self._retry is not None:
             self._retry.cancel()
             self._retry = None
-        if task is not None and task is not asyncio.current_task():
+        if task is not None and task is not asyncio.current_task(self._loop):
             task.cancel()
 
     def start(self, turn: Turn) -> None:
         """Replace whatever was pending by ``turn``."""
         self.cancel()
         self.turn = turn
-        self._task = asyncio.get_running_loop().create_task(
+        self._task = self._running_loop().create_task(
             self._run(turn), name=f"turn-{self.table_id}-{turn.v}")
 
     async def _run(self, turn: Turn) -> None:
