@@ -42,6 +42,7 @@ CLOSE_TOO_BIG = 1009
 #: protocol provides: ``send_now(text) -> bool`` frames ``text`` for this loop turn's
 #: write if the socket is open and writable now, else returns False (nothing sent).
 SEND_NOW = "wizard.send_text_now"
+#: ``send_now(data: bytes) -> bool`` takes the UTF-8 JSON of one text frame.
 
 
 class ConnectionState(enum.Enum):
@@ -79,7 +80,7 @@ class Connection:
         self.conn_id = next(_ids)
         scope = getattr(websocket, "scope", {})
         self.address = client_address(scope)
-        self._send_now: Callable[[str], bool] | None = scope.get("extensions", {}).get(SEND_NOW)
+        self._send_now: Callable[[bytes], bool] | None = scope.get("extensions", {}).get(SEND_NOW)
         self._sending = False  # the writer task holds a message it has not written yet
         self.metrics = metrics
         self.state = ConnectionState.OPEN
@@ -93,9 +94,9 @@ class Connection:
         self.chat_budget: TokenBucket | None = None
         self._hello_seconds = self._idle_seconds = 0.0
         self._idle_timer: asyncio.TimerHandle | None = None
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
         self._queue_bytes = queue_bytes
-        self.queued_bytes = 0  # text length of what waits in the queue (ASCII JSON: bytes)
+        self.queued_bytes = 0  # bytes of what waits in the queue
         self._writer: asyncio.Task[None] | None = None
         self._close_code = CLOSE_NORMAL
         self._close_reason = ""
@@ -203,8 +204,8 @@ class Connection:
         """Encode and queue ``message``; never waits."""
         self.send_text(encode(message), message_tag(message))
 
-    def send_text(self, text: str, tag: str) -> None:
-        """Queue an already-encoded message (shared by many recipients)."""
+    def send_text(self, text: bytes, tag: str) -> None:
+        """Send an already-encoded message (`encode`; shared by many recipients)."""
         if not self.is_open:
             return
         send_now = self._send_now
@@ -241,7 +242,7 @@ class Connection:
                     break
                 self.queued_bytes -= len(text)
                 self._sending = True
-                await ws.send_text(text)
+                await ws.send_text(text.decode())
                 self._sending = False
         except asyncio.CancelledError:
             raise

@@ -2,13 +2,13 @@
 
 Client messages are decoded by `decode_client` into one `ClientMessage`
 (strictly: unknown fields, wrong types and out-of-range values are refused);
-server messages are Structs encoded by `encode`. ``docs/protocol.md`` is the
-reference for every message.
+server messages are Structs encoded by `encode` (UTF-8 JSON bytes, sent as text
+frames). ``docs/protocol.md`` is the reference for every message.
 
 >>> decode_client('{"type": "ping", "id": 1}')
 Ping(id=1)
 >>> encode(Ack(id=1))
-'{"type":"ack","id":1}'
+b'{"type":"ack","id":1}'
 """
 
 from __future__ import annotations
@@ -344,9 +344,9 @@ class ServerShutdown(ServerMessage, tag="server_shutdown", frozen=True):
 _encoder = msgspec.json.Encoder()
 
 
-def encode(message: ServerMessage) -> str:
-    """JSON text of a server message."""
-    return _encoder.encode(message).decode()
+def encode(message: ServerMessage) -> bytes:
+    """The JSON of a server message as UTF-8 bytes: what a text frame carries."""
+    return _encoder.encode(message)
 
 
 def message_tag(message: ServerMessage) -> str:

@@ -93,8 +93,8 @@ def websocket_protocol(send_timeout: float,
             if scope is not None:
                 scope["extensions"][SEND_NOW] = self.send_now
 
-        def send_now(self, text: str) -> bool:
-            """Frame ``text`` for this loop turn's write if the socket takes data now.
+        def send_now(self, data: bytes) -> bool:
+            """Frame ``data`` (UTF-8 JSON) for this loop turn's write if the socket takes it now.
 
             It does not while the transport's buffer is past its high-water mark
             (``writable`` is clear), nor once this turn's frames reach that mark: a
@@ -104,7 +104,6 @@ def websocket_protocol(send_timeout: float,
                     or self.initial_response is not None or not self.writable.is_set()
                     or self._unflushed >= self.transport.get_write_buffer_limits()[1]):
                 return False
-            data = text.encode()
             try:
                 self.conn.send_text(data)
             except InvalidState:

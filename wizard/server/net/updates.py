@@ -127,7 +127,7 @@ class ObservationView(msgspec.Struct, frozen=True, gc=False):
     lead_suit: Suit | None
     played_cards: tuple[CardView, ...]
     last_trick: TrickView | None
-    round_history: tuple[RoundView, ...]
+    round_history: msgspec.Raw  # the JSON array of `RoundView`s (`RoundViews` keeps it)
     legal_actions: tuple[ActionView, ...]
     winners: tuple[int, ...]
 
@@ -220,36 +220,45 @@ def round_view(result: RoundResult) -> RoundView:
                      result.scores)
 
 
+_encode = msgspec.json.Encoder().encode
+
+
+def rounds_json(history: tuple[RoundResult, ...]) -> msgspec.Raw:
+    """The round history as the JSON array an observation carries."""
+    return msgspec.Raw(_encode(tuple(map(round_view, history))))
+
+
 class RoundViews:
-    """The views of one game's round history, built again only when a round was added.
+    """One game's round history as JSON, encoded again only when a round was added.
 
     The engine hands out the same history tuple until a round ends, so a table
-    that keeps one of these converts each round once, not once per update.
+    that keeps one of these encodes each round once per round, not once per
+    update (the history is the largest part of a late update).
 
     >>> from wizard.engine import WizardGame
     >>> rounds, game = RoundViews(), WizardGame(3, seed=1)
-    >>> rounds(game.observation(0).round_history)
-    ()
+    >>> bytes(rounds(game.observation(0).round_history))
+    b'[]'
     """
 
-    __slots__ = ("_history", "_views")
+    __slots__ = ("_history", "_json")
 
     def __init__(self) -> None:
         self._history: tuple[RoundResult, ...] = ()
-        self._views: tuple[RoundView, ...] = ()
+        self._json = msgspec.Raw(b"[]")
 
-    def __call__(self, history: tuple[RoundResult, ...]) -> tuple[RoundView, ...]:
+    def __call__(self, history: tuple[RoundResult, ...]) -> msgspec.Raw:
         if history is not self._history:  # a tuple: the same object has the same rounds
-            self._views = tuple(map(round_view, history))
+            self._json = rounds_json(history)
             self._history = history
-        return self._views
+        return self._json
 
 
 def observation_view(obs: Observation, rounds: RoundViews | None = None) -> ObservationView:
     """The struct of ``obs``; encodes to the JSON of ``obs.to_dict()``.
 
-    ``rounds``: a cache of the round history's views (one per table), else they are
-    built afresh.
+    ``rounds``: a cache of the round history's JSON (one per table), else it is
+    encoded afresh.
     """
     cards = CARD_VIEWS
     last = obs.last_trick
@@ -261,7 +270,7 @@ def observation_view(obs: Observation, rounds: RoundViews | None = None) -> Obse
         obs.trick_leader, _played(obs.current_trick), obs.lead_suit,
         tuple([cards[c.id] for c in obs.played_cards]),
         None if last is None else trick_view(last),
-        tuple(map(round_view, obs.round_history)) if rounds is None else rounds(obs.round_history),
+        rounds_json(obs.round_history) if rounds is None else rounds(obs.round_history),
         tuple([ACTION_VIEWS[action_index(a)] for a in obs.legal_actions]), obs.winners)
 
 
@@ -307,5 +316,6 @@ __all__ = [
     "observation_view",
     "options_view",
     "round_view",
+    "rounds_json",
     "trick_view",
 ]

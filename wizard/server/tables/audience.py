@@ -57,7 +57,7 @@ class Audience:
 
         Each view is built and encoded once, however many tabs see it.
         """
-        texts: dict[int, tuple[str, str]] = {}
+        texts: dict[int, tuple[bytes, str]] = {}
         for seat, connection in self.people():
             encoded = texts.get(seat.index)
             if encoded is None:

@@ -320,7 +320,7 @@ class Lobby:
             return
         self._tables_dirty = False
         self._last_flush = self.services.clock()
-        pages: dict[tuple[int, int], str] = {}  # each page encoded once for its watchers
+        pages: dict[tuple[int, int], bytes] = {}  # each page encoded once for its watchers
         for connection, page in tuple(self.list_watchers.items()):
             text = pages.get(page)
             if text is None:

@@ -49,7 +49,7 @@ class Player:
         if self.connections:
             self.send_text(encode(message), message_tag(message))
 
-    def send_text(self, text: str, tag: str) -> None:
+    def send_text(self, text: bytes, tag: str) -> None:
         for connection in tuple(self.connections):
             connection.send_text(text, tag)
 
