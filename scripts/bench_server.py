@@ -22,6 +22,10 @@ ref REF (a temporary worktree) in every repeat, alternating which goes first,
 so a change is compared side by side with the same clients and settings.
 ``--profile DIR`` samples each game server with py-spy during its run and
 prints the 15 functions with the most own time (DIR keeps the raw stacks).
+``--breakdown`` times the current server's hot functions (inclusive wall time
+per table action, `scripts/bench_breakdown/sitecustomize.py`); py-spy's
+``--gil`` samples miss what runs without the GIL (sqlite, system calls), these
+timers do not. They slow that run a little: take throughput from a run without.
 """
 
 from __future__ import annotations
@@ -232,9 +236,13 @@ def measure_games(args: argparse.Namespace, db: str, root: Path = ROOT,
     """The game server part with database ``db`` (a path or ``:memory:``), code from ``root``."""
     port = free_port()
     with tempfile.TemporaryDirectory() as directory:
+        timers = Path(directory) / "breakdown.json"
+        extra = ({"PYTHONPATH": str(ROOT / "scripts" / "bench_breakdown"),
+                  "WIZARD_BENCH_BREAKDOWN": str(timers)}
+                 if args.breakdown and label == "current" and db == ":memory:" else {})
         server = start_server(
             port, Path(directory) / "server.log", root=root, WIZARD_DB=db,
-            WIZARD_TURN_SECONDS="0", WIZARD_AI_WORKERS="0")
+            WIZARD_TURN_SECONDS="0", WIZARD_AI_WORKERS="0", **extra)
         # (start_server lifts the per-connection message budget: the clients act the
         # instant it is their turn, faster than any person; this measures the server)
         profiler = None
@@ -257,7 +265,18 @@ def measure_games(args: argparse.Namespace, db: str, root: Path = ROOT,
             print(f"-- py-spy, {label}: own time by function (top 15)")
             for line in top_functions(raw, 15):
                 print(line)
+        if extra and timers.exists():
+            print_breakdown(json.loads(timers.read_text()))
         return result
+
+
+def print_breakdown(totals: dict[str, list[float]]) -> None:
+    """Inclusive time per table action of each timed part (nested parts overlap)."""
+    actions = max(1.0, totals.get("engine: applying the move", [1.0])[0])
+    print(f"-- breakdown: inclusive us per table action ({actions:.0f} actions timed)")
+    for label, (calls, seconds) in sorted(totals.items(), key=lambda kv: -kv[1][1]):
+        print(f"{1e6 * seconds / actions:7.1f} us  {label} ({calls / actions:.2f} calls, "
+              f"{1e6 * seconds / max(1.0, calls):.1f} us each)")
 
 
 def top_functions(raw: Path, count: int) -> list[str]:
@@ -310,6 +329,8 @@ def main() -> int:
     parser.add_argument("--baseline", metavar="GIT-REF",
                         help="also run the game part on this commit, side by side")
     parser.add_argument("--profile", metavar="DIR", help="py-spy each game server (top lines)")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="time the current server's hot functions (us per table action)")
     parser.add_argument("--no-file-db", dest="file_db", action="store_false",
                         help="skip the run on a file database (WIZARD_DB on disk)")
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
