@@ -37,6 +37,7 @@ class PolicyNet(nn.Module):
         self.value_head = nn.Linear(width, 1)
         counts = torch.arange(TRICKS_SIZE, dtype=torch.float32)[None, :]
         self.register_buffer("trick_counts", counts, persistent=False)
+        self.trick_counts: torch.Tensor  # the buffer (the class attribute is typed as a Module)
 
     def forward(self, features: torch.Tensor, mask: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:

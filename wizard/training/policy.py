@@ -153,9 +153,9 @@ class NetPolicy(Policy):
                  tricks_weight: float = 1.0, seed: int = 0) -> None:
         torch.manual_seed(seed)
         self.net = PolicyNet(tuple(hidden))
-        self.hyper = {"hidden": list(self.net.hidden), "lr": lr, "clip": clip,
-                      "entropy": entropy, "value_weight": value_weight,
-                      "tricks_weight": tricks_weight, "seed": seed}
+        self.hyper: dict[str, Any] = {"hidden": list(self.net.hidden), "lr": lr, "clip": clip,
+                                      "entropy": entropy, "value_weight": value_weight,
+                                      "tricks_weight": tricks_weight, "seed": seed}
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=lr)
 
     def config(self) -> dict[str, Any]:

@@ -48,14 +48,14 @@ def evaluate_against_heuristics(policy: NetPolicy, games: int, seed: int = EVAL_
     """
     with tempfile.TemporaryDirectory() as scratch:
         path = write_temp_policy(policy, Path(scratch), "default")
-        others = ["heuristic"] * (players - 1)
+        heuristics = ["heuristic"] * (players - 1)
         if jobs <= 1:
-            result = evaluate([ModelAgent(OnnxPolicy(path)), *others], games, seed=seed)
+            result = evaluate([ModelAgent(OnnxPolicy(path)), *heuristics], games, seed=seed)
         else:
             saved = os.environ.get("WIZARD_MODELS_DIR")
             os.environ["WIZARD_MODELS_DIR"] = scratch
             try:
-                result = evaluate(["model", *others], games, seed=seed, jobs=jobs)
+                result = evaluate(["model", *heuristics], games, seed=seed, jobs=jobs)
             finally:
                 if saved is None:
                     del os.environ["WIZARD_MODELS_DIR"]
