@@ -21,18 +21,21 @@ class Store:
         self.appended: list[tuple[Any, ...]] = []
 
     async def append(self, table_id: str, seq: int, seat: int, action: dict[str, Any], *,
-                     finish: tuple[list[int], list[int]] | None = None) -> None:
+                     finish: tuple[list[int], list[int]] | None = None,
+                     between_games: dict[str, Any] | None = None) -> None:
         if self.full:
             raise StoreFullError("disk full")
         self.appended.append((table_id, seq, seat, action, finish))
+        self.between_games = between_games
 
 
-def play(store: Store, game: WizardGame, seq: int) -> tuple[WizardGame, list[Any]]:
+def play(store: Store, game: WizardGame, seq: int,
+         between_games: Any = None) -> tuple[WizardGame, list[Any]]:
     seat = game.current_player
     assert seat is not None
     action = game.legal_actions()[0]
     return asyncio.run(store_then_apply(cast(SqliteStore, store), "t_1", seq, game, seat,
-                                        action, game.check(seat, action)))
+                                        action, game.check(seat, action), between_games))
 
 
 def test_a_move_is_stored_then_applied() -> None:
@@ -72,3 +75,18 @@ def test_the_last_move_is_stored_with_the_result_and_only_then_ends_the_game() -
     (_, stored_seq, _, _, result), = store.appended
     assert stored_seq == seq + 1 and result == (finished.scores, finished.winners())
     assert events[-1].to_dict()["type"] == "game_finished"
+
+
+def test_only_the_last_move_stores_the_table_as_it_waits_for_a_rematch() -> None:
+    game, seq, asked = WizardGame(3, seed=6), 0, []
+
+    def between_games() -> dict[str, Any]:
+        asked.append(seq)
+        return {"games": 1}
+
+    while not game.is_finished:
+        seq += 1
+        store = Store()
+        game, _ = play(store, game, seq, between_games)
+        assert store.between_games == ({"games": 1} if game.is_finished else None)
+    assert asked == [seq]  # built once, for the commit that ends the game

@@ -116,3 +116,48 @@ def test_kill_9_mid_game_loses_no_acknowledged_action(tmp_path: Path) -> None:
 
 def test_graceful_restart_mid_game_continues_the_game(tmp_path: Path) -> None:
     restart_keeps_the_game(tmp_path, signal.SIGTERM)
+
+
+def test_a_finished_table_comes_back_finished_and_ready_for_a_rematch(tmp_path: Path) -> None:
+    db = str(tmp_path / "wizard.db")
+    port = free_port()
+    url = f"ws://127.0.0.1:{port}/ws"
+    process = start_server(port, tmp_path / "first.log", WIZARD_DB=db)
+    try:
+        async def play_one() -> tuple[str, str, str, dict[str, Any]]:
+            ws, ann = await open_client(url, "Ann")
+            await ann.ok({"type": "play_bots", "players": 3, "level": "easy"})
+            table_id = table_of(ann)
+            invite = next(m for m in ann.messages if m["type"] == "table")["invite"]
+            last = await play_to_end([ann], table_id)
+            assert ann.token is not None
+            await ws.close()
+            return ann.token, table_id, invite, last
+
+        token, table_id, invite, last = asyncio.run(asyncio.wait_for(play_one(), 120))
+    finally:
+        process.kill()  # a crash right after the game: what it told Ann was committed
+        process.wait(timeout=10)
+
+    process = start_server(port, tmp_path / "second.log", WIZARD_DB=db)
+    try:
+        async def come_back() -> None:
+            ws, ann = await open_client(url, "Ann", token)
+            update = await ann.wait_for(
+                lambda m: m["type"] == "update" and m["table_id"] == table_id, TIMEOUT)
+            table = next(m for m in ann.messages if m["type"] == "table")
+            assert table["status"] == "finished" and table["invite"] == invite
+            assert update["v"] == last["v"]
+            assert update["observation"] == last["observation"]  # the final scores, as left
+            await ann.ok({"type": "rematch", "table_id": table_id})
+            rematch = await ann.wait_for(
+                lambda m: m["type"] == "update" and m["table_id"] == table_id
+                and m["v"] == last["v"] + 1, TIMEOUT)
+            assert rematch["observation"]["round_number"] == 1
+            assert next(m for m in reversed(ann.messages)
+                        if m["type"] == "table")["game"] == table["game"] + 1
+            await ws.close()
+
+        asyncio.run(asyncio.wait_for(come_back(), 60))
+    finally:
+        stop_server(process)

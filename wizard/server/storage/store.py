@@ -46,6 +46,13 @@ def iso_time(timestamp: float | None) -> str | None:
     return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _waiting_row(table_id: str, record: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+    """The statement that keeps ``record`` as table ``table_id``'s waiting record."""
+    return ("INSERT INTO waiting_tables (id, record, updated) VALUES (?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET record = excluded.record, updated = excluded.updated",
+            (table_id, json.dumps(record), time.time()))
+
+
 class SqliteStore:
     """The server's store on SQLite (WAL, one group commit per turn of the event loop)."""
 
@@ -118,12 +125,16 @@ class SqliteStore:
         self._game_of_table[table_id] = game_id
 
     async def append(self, table_id: str, seq: int, seat: int, action: dict[str, Any], *,
-                     finish: tuple[list[int], list[int]] | None = None) -> None:
+                     finish: tuple[list[int], list[int]] | None = None,
+                     between_games: dict[str, Any] | None = None) -> None:
         """Record that ``seat`` played ``action`` as the table's version ``seq``.
 
         ``finish``: ``(scores, winners)`` when this action ends the game; the action
-        and the result are committed together. Returns once committed; raises
-        `StoreError` otherwise (then the action must not be applied).
+        and the result are committed together, and with them ``between_games``, the
+        table as it waits for a rematch (kept like a waiting table, with
+        ``after_game``: this game's id), so that it comes back finished after a
+        restart. Returns once committed; raises `StoreError` otherwise (then the
+        action must not be applied).
         """
         game_id = self._game_of_table[table_id]
         statements = [Database.insert_action(game_id, seq, seat, action)]
@@ -131,6 +142,9 @@ class SqliteStore:
             scores, winners = finish
             statements.append(Database.finish_game(
                 game_id, STATUS_FINISHED, {"scores": scores, "winners": winners}))
+            if between_games is not None:
+                statements.append(_waiting_row(table_id, {**between_games,
+                                                          "after_game": game_id}))
         await self.db.write(*statements)
         if finish is not None:
             self._game_of_table.pop(table_id, None)
@@ -162,10 +176,7 @@ class SqliteStore:
 
     async def table_waiting(self, table_id: str, record: dict[str, Any]) -> None:
         """Keep a waiting table as ``record`` (committed when this returns)."""
-        await self.db.write(("INSERT INTO waiting_tables (id, record, updated) VALUES (?, ?, ?) "
-                             "ON CONFLICT(id) DO UPDATE SET record = excluded.record, "
-                             "updated = excluded.updated",
-                             (table_id, json.dumps(record), time.time())))
+        await self.db.write(_waiting_row(table_id, record))
 
     def table_not_waiting(self, table_id: str) -> None:
         """The table started a game or closed: drop its waiting record (best effort)."""

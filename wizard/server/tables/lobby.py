@@ -24,7 +24,7 @@ from ..net.protocol import (
     Welcome,
     encode,
 )
-from ..storage.store import STATUS_CORRUPT
+from ..storage.store import STATUS_CORRUPT, STATUS_FINISHED
 from ..storage.visibility import invite_matches, new_invite
 from .names import player_name
 from .player import Player
@@ -154,7 +154,9 @@ class Lobby:
             if table_id in self.tables:
                 continue  # its game came back above
             try:
-                table = restore_waiting(self.services, table_id, record, self._restored_player)
+                table = (await self._restore_finished(record.get("after_game"))
+                         or restore_waiting(self.services, table_id, record,
+                                            self._restored_player))
             except (KeyError, TypeError, ValueError) as exc:
                 log.error("restore_failed", table_id=table_id,
                           error=f"{type(exc).__name__}: {exc}")
@@ -164,8 +166,23 @@ class Lobby:
             await self._ensure_invite(table)
             self.tables[table_id] = table
             restored += 1
-            table.log.info("table_restored", waiting=True)
+            table.log.info("table_restored", waiting=True, status=table.status.value)
         return restored
+
+    async def _restore_finished(self, game_id: object) -> Table | None:
+        """A table between games as its last game left it (final state shown, ready for a
+        rematch), from that game's record; None if there is no such finished game."""
+        if not isinstance(game_id, str):
+            return None
+        stored = await self.services.store.game(game_id)
+        if stored is None or stored.status != STATUS_FINISHED:
+            return None
+        try:
+            table = restore_table(self.services, stored, self._restored_player)
+        except Exception as exc:  # the waiting record still brings the table back
+            log.error("restore_failed", game_id=game_id, error=f"{type(exc).__name__}: {exc}")
+            return None
+        return table if table.status is TableStatus.FINISHED else None
 
     async def _ensure_invite(self, table: Table) -> None:
         """A restored private table without a stored invite (none should be) gets one."""

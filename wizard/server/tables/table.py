@@ -40,7 +40,14 @@ from .services import TableServices, new_table_id
 from .status import TableStatus
 from .turns import Mover, TurnRunner, due_turn
 from .views import TableView, table_info, update_events
-from .waiting import bot_record, game_table_record, player_record, waiting_record
+from .waiting import (
+    bot_record,
+    game_table_record,
+    player_record,
+    seat_record,
+    table_record,
+    waiting_record,
+)
 
 log = structlog.get_logger(__name__)
 
@@ -309,7 +316,7 @@ class Table:
         except IllegalActionError as exc:
             raise ProtocolError(ErrorCode(exc.code), str(exc)) from None
         game, events = await store_then_apply(self.services.store, self.table_id, self.v + 1,
-                                              game, seat, action, index)
+                                              game, seat, action, index, self._between_games)
         self.game, self.v, self.moves = game, self.v + 1, self.moves + 1
         self.services.metrics.actions.labels(by.value).inc()
         finished = any(isinstance(e, GameFinished) for e in events)
@@ -321,6 +328,11 @@ class Table:
         self.view.send_update(self.v, game, update_events(events, seat, by))
         if finished:
             self._seats_changed()
+
+    def _between_games(self) -> dict[str, Any]:
+        """The table as it will wait for a rematch once the move being stored ends the game."""
+        record = table_record(self, [seat_record(s) for s in self.seats], self.host)
+        return {**record, "v": self.v + 1}
 
     def _schedule(self, *, trick_completed: bool = False) -> None:
         """Hand what is due now to the turn runner (under the lock)."""
