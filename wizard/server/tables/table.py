@@ -44,8 +44,7 @@ from .waiting import (
     bot_record,
     game_table_record,
     player_record,
-    seat_record,
-    table_record,
+    rematch_record,
     waiting_record,
 )
 
@@ -316,7 +315,8 @@ class Table:
         except IllegalActionError as exc:
             raise ProtocolError(ErrorCode(exc.code), str(exc)) from None
         game, events = await store_then_apply(self.services.store, self.table_id, self.v + 1,
-                                              game, seat, action, index, self._between_games)
+                                              game, seat, action, index,
+                                              lambda: rematch_record(self))
         self.game, self.v, self.moves = game, self.v + 1, self.moves + 1
         self.services.metrics.actions.labels(by.value).inc()
         finished = any(isinstance(e, GameFinished) for e in events)
@@ -328,11 +328,6 @@ class Table:
         self.view.send_update(self.v, game, update_events(events, seat, by))
         if finished:
             self._seats_changed()
-
-    def _between_games(self) -> dict[str, Any]:
-        """The table as it will wait for a rematch once the move being stored ends the game."""
-        record = table_record(self, [seat_record(s) for s in self.seats], self.host)
-        return {**record, "v": self.v + 1}
 
     def _schedule(self, *, trick_completed: bool = False) -> None:
         """Hand what is due now to the turn runner (under the lock)."""

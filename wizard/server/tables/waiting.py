@@ -4,7 +4,8 @@ A waiting table (its seats, host and settings) is stored each time its seats
 change, before the change is made; its invite link (table id + invite, the
 invite kept apart in ``table_invites``) works again after a restart or a crash.
 Once a game starts the game's own record takes over (`restore.restore_table`),
-and the waiting record is dropped.
+and the waiting record is dropped; once it ends, the table as it waits for a
+rematch is kept again (`rematch_record`, in the commit of the game's last move).
 
 >>> from .seats import Seat
 >>> seat_record(Seat(2))
@@ -59,6 +60,13 @@ def waiting_record(table: Table, seat: Seat, record: dict[str, Any],
     return table_record(table, seats, host)
 
 
+def rematch_record(table: Table) -> dict[str, Any]:
+    """The table as it will wait for a rematch once the move being stored ends its game
+    (its version one past the current; `SqliteStore.append` adds ``after_game``)."""
+    record = table_record(table, [seat_record(s) for s in table.seats], table.host)
+    return {**record, "v": table.v + 1}
+
+
 def game_table_record(table: Table) -> dict[str, Any]:
     """Table settings kept with each game it starts: enough to rebuild it after a restart."""
     return {"players": len(table.seats), "private": table.private,
@@ -94,5 +102,5 @@ def restore_waiting(services: TableServices, table_id: str, record: dict[str, An
     return table
 
 
-__all__ = ["bot_record", "game_table_record", "player_record", "restore_waiting", "seat_record",
-           "table_record", "waiting_record"]
+__all__ = ["bot_record", "game_table_record", "player_record", "rematch_record",
+           "restore_waiting", "seat_record", "table_record", "waiting_record"]
