@@ -48,6 +48,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 import time
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
@@ -144,6 +145,8 @@ class InferencePool:
         self._fallbacks = FallbackGate(self._fallback)
         self._deadlines: Deadlines[_Waiting] = Deadlines(self._time_up)
         self._start_seconds = 0.0  # how long the workers took to start (a successor's too)
+        self._loop: asyncio.AbstractEventLoop | None = None  # set by start
+        self._loop_thread = 0  # the loop's thread (where `PipeExecutor` completes futures)
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -162,7 +165,8 @@ class InferencePool:
         self._state = "starting"
         started = time.monotonic()
         self._executor = executors.new_executor(self.settings)
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
         try:
             pings = await asyncio.wait_for(asyncio.gather(*(
                 loop.run_in_executor(self._executor, pool_worker.ping)
@@ -412,14 +416,25 @@ class InferencePool:
     def _send(self, slot: _Slot, message: tuple[str, tuple[Any, ...]]) -> bool:
         """Submit ``message`` to the executor; False (its batch answered) if it is broken."""
         assert self._executor is not None
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        assert loop is not None  # started
         slot.generation = self._generation
         try:
             done = self._executor.submit(pool_worker.run_task, message)
         except (BrokenProcessPool, RuntimeError):  # broken, or shut down meanwhile
             self._finished(slot, None)
             return False
-        done.add_done_callback(lambda f: loop.call_soon_threadsafe(self._finished, slot, f))
+        loop_thread = self._loop_thread
+
+        def finished(future: Future[Any]) -> None:
+            # `PipeExecutor` completes on the loop's own thread: no wake-up through the
+            # loop's self-pipe is needed then (an executor's helper thread needs one)
+            if threading.get_ident() == loop_thread:
+                loop.call_soon(self._finished, slot, future)
+            else:
+                loop.call_soon_threadsafe(self._finished, slot, future)
+
+        done.add_done_callback(finished)
         return True
 
     def _finished(self, slot: _Slot, done: Future[Any] | None) -> None:
