@@ -258,7 +258,8 @@ class InferencePool:
         budget = deadline - arrived - settings.deadline_margin_ms / 1000.0
         if budget <= 0.0 or self._too_slow(route.name, deadline - arrived, arrived):
             return "slow"
-        item = _Waiting(request, asyncio.get_running_loop().create_future(), arrived)
+        assert self._loop is not None  # ready, so started
+        item = _Waiting(request, self._loop.create_future(), arrived)
         self._admit(route, item)
         self._last_probe[route.name] = arrived
         return route, item, budget
@@ -354,7 +355,8 @@ class InferencePool:
             buffer.ripe = True
             self._pump()
         elif buffer.timer is None and not buffer.ripe:
-            loop = asyncio.get_running_loop()
+            loop = self._loop
+            assert loop is not None
             buffer.timer = loop.call_later(self.settings.batch_window_ms / 1000.0,
                                            self._window_closed, buffer)
 

@@ -34,6 +34,8 @@ class Deadlines(Generic[T]):
         self._order = itertools.count()
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0
+        # the loop, looked up once: on Python 3.11 every lookup is a getpid() system call
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def __len__(self) -> int:
         return len(self._heap)
@@ -58,7 +60,9 @@ class Deadlines(Generic[T]):
     def _arm(self, due: float) -> None:
         if self._timer is not None:
             self._timer.cancel()
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
         self._timer_at = due
         self._timer = loop.call_at(loop.time() + (due - time.monotonic()), self._fire)
 
