@@ -41,6 +41,14 @@ async def play_until_round(client: Client, table_id: str, round_number: int) -> 
         await client.send(act_message(update))
 
 
+async def bot_table(url: str, players: int, level: str) -> tuple[Any, Client, str, str]:
+    """Ann at a new ``play_bots`` table: her socket, her client, the table id and invite."""
+    ws, ann = await open_client(url, "Ann")
+    await ann.ok({"type": "play_bots", "players": players, "level": level})
+    invite = next(m for m in ann.messages if m["type"] == "table")["invite"]
+    return ws, ann, table_of(ann), invite
+
+
 def restart_keeps_the_game(tmp_path: Path, stop: signal.Signals) -> None:
     db = str(tmp_path / "wizard.db")
     port = free_port()
@@ -48,10 +56,7 @@ def restart_keeps_the_game(tmp_path: Path, stop: signal.Signals) -> None:
     process = start_server(port, tmp_path / "first.log", WIZARD_DB=db)
     try:
         async def first_half() -> tuple[str, str, str, dict[str, Any]]:
-            ws, ann = await open_client(url, "Ann")
-            await ann.ok({"type": "play_bots", "players": 4, "level": "hard"})
-            table_id = table_of(ann)
-            invite = next(m for m in ann.messages if m["type"] == "table")["invite"]
+            ws, ann, table_id, invite = await bot_table(url, 4, "hard")
             before = await play_until_round(ann, table_id, 6)
             assert ann.token is not None
             await ws.close()
@@ -125,10 +130,7 @@ def test_a_finished_table_comes_back_finished_and_ready_for_a_rematch(tmp_path: 
     process = start_server(port, tmp_path / "first.log", WIZARD_DB=db)
     try:
         async def play_one() -> tuple[str, str, str, dict[str, Any]]:
-            ws, ann = await open_client(url, "Ann")
-            await ann.ok({"type": "play_bots", "players": 3, "level": "easy"})
-            table_id = table_of(ann)
-            invite = next(m for m in ann.messages if m["type"] == "table")["invite"]
+            ws, ann, table_id, invite = await bot_table(url, 3, "easy")
             last = await play_to_end([ann], table_id)
             assert ann.token is not None
             await ws.close()

@@ -6,8 +6,9 @@ serve``: the `SEND_NOW` extension of the scope) and nothing waits before it,
 the frame is written in this loop turn, without a task hop; otherwise it is
 queued, and a writer task drains the queue onto the socket as it becomes
 writable. When a client reads so slowly that its queue fills up, it is
-disconnected (close code 1008) instead of holding anyone up. A connection that does not say
-``hello`` in time, or sends nothing for too long, is closed by its idle timer.
+disconnected (close code 1008) instead of holding anyone up. A connection that
+does not say ``hello`` in time, or sends nothing for too long, is closed by its
+idle timer.
 """
 
 from __future__ import annotations
@@ -39,10 +40,10 @@ CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 
 #: The ASGI scope extension (``scope["extensions"]``) that ``wizard serve``'s websocket
-#: protocol provides: ``send_now(text) -> bool`` frames ``text`` for this loop turn's
-#: write if the socket is open and writable now, else returns False (nothing sent).
+#: protocol provides: ``send_now(data: bytes) -> bool`` frames ``data`` (the UTF-8 JSON
+#: of one text frame) for this loop turn's write if the socket is open and takes data
+#: now, else returns False (nothing sent).
 SEND_NOW = "wizard.send_text_now"
-#: ``send_now(data: bytes) -> bool`` takes the UTF-8 JSON of one text frame.
 
 
 class ConnectionState(enum.Enum):
@@ -208,9 +209,9 @@ class Connection:
         """Send an already-encoded message (`encode`; shared by many recipients)."""
         if not self.is_open:
             return
-        send_now = self._send_now
-        if send_now is not None and not self._sending and not self._queue.qsize() and send_now(
-                text):  # nothing waits before it and the socket takes it: no queue, no hop
+        # nothing waits before it and the socket takes it: no queue, no task hop
+        waiting = self._sending or self._queue.qsize()
+        if self._send_now is not None and not waiting and self._send_now(text):
             self.metrics.messages_out.labels(tag).inc()
             return
         try:
