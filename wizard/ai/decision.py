@@ -58,6 +58,12 @@ class Decider(Protocol):
         """The decision for ``request``, by its deadline."""
         ...
 
+    def decide_now(self, request: DecisionRequest) -> Decision | None:
+        """The decision at once, on the caller's thread, if this decider would make it on
+        the event loop anyway (the heuristic levels: microseconds); ``None`` if it has to
+        be awaited (a worker's). Lets a table apply a run of bot moves in one step."""
+        ...
+
     async def start(self) -> None:
         """Get ready to decide (start workers, load policies)."""
         ...
@@ -104,6 +110,12 @@ class InlineDecider:
         self.agent = agent or HeuristicAgent()
 
     async def decide(self, request: DecisionRequest) -> Decision:
+        return self._decide(request)
+
+    def decide_now(self, request: DecisionRequest) -> Decision:
+        return self._decide(request)
+
+    def _decide(self, request: DecisionRequest) -> Decision:
         start = time.perf_counter()
         action, agent = act_with_strength(self.agent, request.spec, request.observation)
         return Decision(action, agent, None, 0.0, (time.perf_counter() - start) * 1000)

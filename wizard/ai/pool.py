@@ -234,6 +234,15 @@ class InferencePool:
         self.metrics.count(outcome)
         return outcome
 
+    def decide_now(self, request: DecisionRequest) -> Decision | None:
+        """The decision at once for an agent decided on the loop (the heuristic levels), as
+        `decide` gives it; ``None`` for one that goes to a worker."""
+        route = self._route(request.spec.agent)
+        if not isinstance(route, Agent):
+            return None
+        require_turn(request.observation)
+        return self._inline(route, request)
+
     def _admit_or_answer(
         self, request: DecisionRequest, arrived: float
     ) -> Decision | str | tuple[_Buffer, _Waiting, float]:

@@ -371,32 +371,33 @@ class WizardGame:
         lead = core.lead
         leader = core.leader
         to_move = player is not None and player == core.current
-        return Observation(
-            player=player,
-            num_players=n,
-            options=self.options,
-            phase=_PHASES[core.phase],
-            round_number=core.round_number,
-            total_rounds=core.total_rounds,
-            dealer=core.dealer,
-            current_player=None if core.current < 0 else core.current,
-            hand=_items_of(core.hands[player], _CARD_CHUNKS) if player is not None else (),
-            hand_sizes=tuple(map(int.bit_count, core.hands)),
-            trump_card=_card(core.trump_card),
-            trump_suit=_suit(core.trump_suit),
-            bids=bids,
-            has_bid=tuple([b >= 0 for b in core.bids]),
-            tricks_won=tuple(core.tricks),
-            scores=tuple(core.scores),
-            trick_number=core.trick_number,
-            trick_leader=leader,
-            current_trick=tuple([_PLAYED[(leader + k) % n][c] for k, c in enumerate(core.trick)]),
-            lead_suit=SUITS[lead] if lead not in (LEAD_NONE, LEAD_FREE) else None,
-            played_cards=tuple(map(_CARD_AT, core.played)),
-            last_trick=self._last_trick,
-            round_history=self._round_history,
-            legal_actions=_items_of(core.legal_mask(), _ACTION_CHUNKS) if to_move else (),
-            winners=tuple(self.winners()) if core.phase == _core.FINISHED else (),
+        return Observation(  # positional, in field order: the cheapest call
+            player,
+            n,  # num_players
+            self.options,
+            _PHASES[core.phase],  # phase
+            core.round_number,
+            core.total_rounds,
+            core.dealer,
+            None if core.current < 0 else core.current,  # current_player
+            _items_of(core.hands[player], _CARD_CHUNKS) if player is not None else (),  # hand
+            tuple(map(int.bit_count, core.hands)),  # hand_sizes
+            _card(core.trump_card),  # trump_card
+            _suit(core.trump_suit),  # trump_suit
+            bids,
+            tuple([b >= 0 for b in core.bids]),  # has_bid
+            tuple(core.tricks),  # tricks_won
+            tuple(core.scores),  # scores
+            core.trick_number,
+            leader,  # trick_leader
+            # current_trick
+            tuple([_PLAYED[(leader + k) % n][c] for k, c in enumerate(core.trick)]),
+            SUITS[lead] if lead not in (LEAD_NONE, LEAD_FREE) else None,  # lead_suit
+            tuple(map(_CARD_AT, core.played)),  # played_cards
+            self._last_trick,
+            self._round_history,
+            _items_of(core.legal_mask(), _ACTION_CHUNKS) if to_move else (),  # legal_actions
+            tuple(self.winners()) if core.phase == _core.FINISHED else (),  # winners
         )
 
     def clone(self) -> WizardGame:

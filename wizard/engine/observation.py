@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .actions import Action, action_from_dict
 from .cards import Card, Suit
@@ -21,13 +20,16 @@ from .state import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
+class Observation(NamedTuple):
     """One seat's view of a game; ``player is None`` for a spectator.
 
     It never holds another seat's hand. With ``options.hidden_bids`` other bids
     are ``None`` until every bid is in (``has_bid`` still shows who has bid).
     ``legal_actions`` is empty unless it is this seat's turn.
+
+    An immutable record, built for every bot decision and every update a seat is
+    sent: as a named tuple it is built in ~0.6 µs, against ~6.7 µs for the frozen
+    slotted dataclass it was (25 ``object.__setattr__`` calls; docs/performance.md).
     """
 
     player: int | None
@@ -140,4 +142,4 @@ class Observation:
         )
 
 
-_FIELDS: tuple[str, ...] = tuple(Observation.__dataclass_fields__)
+_FIELDS: tuple[str, ...] = Observation._fields

@@ -52,7 +52,7 @@ def store_game(harness: Harness, game_id: str, players: dict[int, WsClient], *,
             assert seat is not None
             action = agent.act(game.observation(seat))
             seq += 1
-            await store.append(table_id, seq, seat, action.to_dict())
+            await store.append(table_id, seq, [(seat, action.to_dict())])
             game.apply(seat, action)
         if finish:
             await store.game_finished(table_id, game.scores, game.winners())

@@ -1,4 +1,5 @@
-"""A move is applied once the store has it; the game's last move carries its result."""
+"""A move is applied once the store has it; the game's last move carries its result; the bot
+moves that follow a move at once share its commit."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 from wizard.engine import WizardGame
 from wizard.server.storage.db import StoreFullError
 from wizard.server.storage.store import SqliteStore
-from wizard.server.tables.moves import store_then_apply
+from wizard.server.tables.moves import Move, moves_from, store_moves
+from wizard.server.tables.turns import Mover
 
 
 class Store:
@@ -19,40 +21,76 @@ class Store:
     def __init__(self, full: bool = False) -> None:
         self.full = full
         self.appended: list[tuple[Any, ...]] = []
+        self.between_games: Any = None
 
-    async def append(self, table_id: str, seq: int, seat: int, action: dict[str, Any], *,
+    async def append(self, table_id: str, seq: int, moves: list[tuple[int, dict[str, Any]]], *,
                      finish: tuple[list[int], list[int]] | None = None,
                      between_games: dict[str, Any] | None = None) -> None:
         if self.full:
             raise StoreFullError("disk full")
-        self.appended.append((table_id, seq, seat, action, finish))
+        self.appended.append((table_id, seq, moves, finish))
         self.between_games = between_games
 
 
-def play(store: Store, game: WizardGame, seq: int,
-         between_games: Any = None) -> tuple[WizardGame, list[Any]]:
+def first_legal(game: WizardGame, by: Mover = Mover.PLAYER) -> Move:
     seat = game.current_player
     assert seat is not None
     action = game.legal_actions()[0]
-    return asyncio.run(store_then_apply(cast(SqliteStore, store), "t_1", seq, game, seat,
-                                        action, game.check(seat, action), between_games))
+    return Move(seat, action, game.check(seat, action), by)
+
+
+def play(store: Store, game: WizardGame, seq: int, between_games: Any = None,
+         bots: int = 0) -> list[Move]:
+    """Store the first legal move (and up to ``bots`` that follow at once), then apply them
+    as the table does; returns the moves."""
+    def next_move(after: WizardGame, made: int) -> Move | None:
+        return first_legal(after, Mover.BOT) if made <= bots else None
+
+    moves, after = moves_from(game, first_legal(game), next_move if bots else None)
+    asyncio.run(store_moves(cast(SqliteStore, store), "t_1", seq, moves, after, between_games))
+    for move in moves:
+        game.apply_index(move.index)
+    return moves
 
 
 def test_a_move_is_stored_then_applied() -> None:
     store, game = Store(), WizardGame(3, seed=4)
     seat, before = game.current_player, game.to_dict()
-    after, events = play(store, game, 1)
-    assert after is game and game.to_dict() != before
-    assert store.appended == [("t_1", 1, seat, {"type": "bid", "value": 0}, None)]
-    assert isinstance(events, list)
+    play(store, game, 1)
+    assert game.to_dict() != before
+    assert store.appended == [("t_1", 1, [(seat, {"type": "bid", "value": 0})], None)]
 
 
 def test_a_move_the_store_refuses_changes_nothing() -> None:
     store, game = Store(full=True), WizardGame(3, seed=4)
     before = game.to_dict()
     with pytest.raises(StoreFullError):
-        play(store, game, 1)
+        play(store, game, 1, bots=2)
     assert game.to_dict() == before and store.appended == []
+
+
+def test_the_moves_that_follow_at_once_are_decided_on_a_copy_and_stored_in_one_commit() -> None:
+    store, game = Store(), WizardGame(4, seed=5)
+    reference = game.clone()
+    before = game.to_dict()
+    first = first_legal(game)
+    seen: list[int] = []
+
+    def next_move(after: WizardGame, made: int) -> Move | None:
+        seen.append(made)
+        assert game.to_dict() == before  # decided on the copy: the table's game waits
+        return first_legal(after, Mover.BOT) if made < 3 else None
+
+    moves, after = moves_from(game, first, next_move)
+    assert seen == [1, 2, 3] and len(moves) == 3 and game.to_dict() == before
+    for move in moves:  # the same moves, one after the other, give the same game
+        reference.apply_index(move.index)
+    assert after is not None and after.to_dict() == reference.to_dict()
+    asyncio.run(store_moves(cast(SqliteStore, store), "t_1", 7, moves, after))
+    [(_, seq, stored, finish)] = store.appended  # one commit, versions 7, 8, 9
+    assert seq == 7 and [seat for seat, _ in stored] == [m.seat for m in moves]
+    assert [action for _, action in stored] == [m.action.to_dict() for m in moves]
+    assert finish is None
 
 
 def test_the_last_move_is_stored_with_the_result_and_only_then_ends_the_game() -> None:
@@ -64,17 +102,28 @@ def test_the_last_move_is_stored_with_the_result_and_only_then_ends_the_game() -
         if trial.is_finished:
             break
         seq += 1
-        game, _ = play(Store(), game, seq)
+        play(Store(), game, seq)
     refused = Store(full=True)
     with pytest.raises(StoreFullError):
         play(refused, game, seq + 1)
     assert not game.is_finished
     store = Store()
-    finished, events = play(store, game, seq + 1)
-    assert finished.is_finished and not game.is_finished  # the table takes the new game
-    (_, stored_seq, _, _, result), = store.appended
-    assert stored_seq == seq + 1 and result == (finished.scores, finished.winners())
-    assert events[-1].to_dict()["type"] == "game_finished"
+    play(store, game, seq + 1)
+    assert game.is_finished
+    (_, stored_seq, _, result), = store.appended
+    assert stored_seq == seq + 1 and result == (game.scores, game.winners())
+
+
+def test_a_run_of_bot_moves_stops_at_the_end_of_the_game_and_carries_its_result() -> None:
+    game, seq = WizardGame(3, seed=6), 0
+    while not game.is_finished:
+        store = Store()
+        moves = play(store, game, seq + 1, bots=5)
+        [(_, stored_seq, stored, result)] = store.appended
+        assert stored_seq == seq + 1 and len(stored) == len(moves) <= 6
+        seq += len(moves)
+        assert result == ((game.scores, game.winners()) if game.is_finished else None)
+    assert seq == 3 * sum(1 + r for r in range(1, 21))  # every bid and card, each stored once
 
 
 def test_only_the_last_move_stores_the_table_as_it_waits_for_a_rematch() -> None:
@@ -87,6 +136,6 @@ def test_only_the_last_move_stores_the_table_as_it_waits_for_a_rematch() -> None
     while not game.is_finished:
         seq += 1
         store = Store()
-        game, _ = play(store, game, seq, between_games)
+        play(store, game, seq, between_games)
         assert store.between_games == ({"games": 1} if game.is_finished else None)
     assert asked == [seq]  # built once, for the commit that ends the game

@@ -265,6 +265,10 @@ class RecordingDecider(InlineDecider):
         self.requests.append(request)
         return await super().decide(request)
 
+    def decide_now(self, request: DecisionRequest) -> Decision:
+        self.requests.append(request)
+        return super().decide_now(request)
+
 
 def test_bots_decide_through_the_injected_decider(
         make_harness: Callable[..., Harness]) -> None:

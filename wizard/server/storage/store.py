@@ -18,6 +18,7 @@ import hashlib
 import json
 import sqlite3
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -124,20 +125,22 @@ class SqliteStore:
         """A restored table continues its stored game."""
         self._game_of_table[table_id] = game_id
 
-    async def append(self, table_id: str, seq: int, seat: int, action: dict[str, Any], *,
-                     finish: tuple[list[int], list[int]] | None = None,
+    async def append(self, table_id: str, seq: int, moves: Sequence[tuple[int, dict[str, Any]]],
+                     *, finish: tuple[list[int], list[int]] | None = None,
                      between_games: dict[str, Any] | None = None) -> None:
-        """Record that ``seat`` played ``action`` as the table's version ``seq``.
+        """Record ``moves``, ``(seat, action)`` each, as versions ``seq``, ``seq + 1``, ….
 
-        ``finish``: ``(scores, winners)`` when this action ends the game; the action
-        and the result are committed together, and with them ``between_games``, the
-        table as it waits for a rematch (kept like a waiting table, with
-        ``after_game``: this game's id), so that it comes back finished after a
-        restart. Returns once committed; raises `StoreError` otherwise (then the
-        action must not be applied).
+        They are committed together (a person's move and the bot moves that follow it
+        at once). ``finish``: ``(scores, winners)`` when the last of them ends the
+        game; the moves and the result are committed together, and with them
+        ``between_games``, the table as it waits for a rematch (kept like a waiting
+        table, with ``after_game``: this game's id), so that it comes back finished
+        after a restart. Returns once committed; raises `StoreError` otherwise (then
+        no move may be applied).
         """
         game_id = self._game_of_table[table_id]
-        statements = [Database.insert_action(game_id, seq, seat, action)]
+        statements = [Database.insert_action(game_id, seq + k, seat, action)
+                      for k, (seat, action) in enumerate(moves)]
         if finish is not None:
             scores, winners = finish
             statements.append(Database.finish_game(

@@ -91,6 +91,17 @@ class BotGate:
             self._release_handle = loop.call_soon(self._release)
         await future
 
+    def follow(self) -> bool:
+        """Let a bot move that follows one that passed (in the same step) through now, if
+        this iteration's share is not used up; it counts like any other."""
+        if self._passed >= self.per_turn:
+            return False
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+        self._pass(loop)
+        return True
+
     def _pass(self, loop: asyncio.AbstractEventLoop) -> None:
         self._passed += 1
         if self._new_turn_handle is None:  # the count starts again next iteration
@@ -153,15 +164,39 @@ async def decide(decider: Decider, request: DecisionRequest, metrics: ServerMetr
         decision = await decider.decide(request)
     except Exception:
         log.exception("decider_failed", table_id=table_id)
-        fallback = await _last_resort.decide(request)
-        decision = Decision(fallback.action, fallback.agent, "error", 0.0, fallback.compute_ms)
+        decision = _last_resort_decision(request)
+    return _checked(decision, request, metrics, start, table_id)
+
+
+def decide_now(decider: Decider, request: DecisionRequest, metrics: ServerMetrics,
+               *, table_id: str) -> Decision | None:
+    """`decide`, at once, when ``decider`` decides this agent on the loop (`Decider.decide_now`);
+    ``None`` when the decision has to be awaited."""
+    start = time.perf_counter()
+    try:
+        decision = decider.decide_now(request)
+    except Exception:
+        log.exception("decider_failed", table_id=table_id)
+        decision = _last_resort_decision(request)
+    if decision is None:
+        return None
+    return _checked(decision, request, metrics, start, table_id)
+
+
+def _last_resort_decision(request: DecisionRequest) -> Decision:
+    fallback = _last_resort.decide_now(request)
+    return Decision(fallback.action, fallback.agent, "error", 0.0, fallback.compute_ms)
+
+
+def _checked(decision: Decision, request: DecisionRequest, metrics: ServerMetrics, start: float,
+             table_id: str) -> Decision:
+    """``decision`` if its action is legal (else the heuristic's), counted in the metrics."""
     legal = request.observation.legal_actions
     # canonical actions: identity is the cheap test; equality is the fallback for others
     if not any(a is decision.action for a in legal) and decision.action not in legal:
         log.error("decider_illegal_action", table_id=table_id, agent=decision.agent,
                   action=decision.action.to_dict())
-        fallback = await _last_resort.decide(request)
-        decision = Decision(fallback.action, fallback.agent, "error", 0.0, fallback.compute_ms)
+        decision = _last_resort_decision(request)
     metrics.decision_seconds.observe(time.perf_counter() - start)
     metrics.decisions.labels(decision.agent, decision.reason or "none").inc()
     if decision.reason is not None:  # a fallback (the counter above has every decision)
@@ -178,6 +213,7 @@ __all__ = [
     "bot_id",
     "bot_name",
     "decide",
+    "decide_now",
     "draw_settings",
     "level_agent",
     "think_seconds",

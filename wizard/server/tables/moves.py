@@ -4,40 +4,92 @@ A move the store could not keep (disk full, ``StoreError``) is not applied, so
 the game on the table is always the one a restart would rebuild. The move that
 ends a game is stored together with its result and the table as it then waits
 for a rematch, in one commit.
+
+The moves that follow a move at once (bots without a think time, decided on the
+event loop) are decided on a copy of the game and stored in the same commit as
+the move before them: a person's move and the bot moves it sets off are one
+commit, one step of the table and one write to each socket, not one of each per
+move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from wizard.engine import Action, Event, WizardGame
+from wizard.engine import Action, WizardGame
 
 from ..storage.store import SqliteStore
+from .turns import Mover
 
 
-async def store_then_apply(store: SqliteStore, table_id: str, seq: int, game: WizardGame,
-                           seat: int, action: Action, index: int,
-                           between_games: Callable[[], dict[str, Any]] | None = None,
-                           ) -> tuple[WizardGame, list[Event]]:
-    """Store ``seat``'s ``action`` as version ``seq``, then apply it (``index``, checked).
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A checked move: ``seat`` plays ``action`` (index ``index`` from `WizardGame.check`),
+    chosen by ``by``."""
 
-    Returns the game after the move and its events. In the last round the move is
-    tried on a copy first (its result, and ``between_games()``: the table as it
-    will wait for a rematch, go into the same commit), and the copy is returned:
-    the table takes it as its game. Raises what `SqliteStore.append` raises, with
-    ``game`` unchanged.
+    seat: int
+    action: Action
+    index: int
+    by: Mover
+
+
+NextMove = Callable[[WizardGame, int], "Move | None"]
+"""``next_move(game, made)``: the move due in ``game`` (after ``made`` moves of the run) if
+it can be made at once, else ``None``."""
+
+
+def moves_from(game: WizardGame, first: Move,
+               next_move: NextMove | None = None) -> tuple[list[Move], WizardGame | None]:
+    """``first`` and the moves ``next_move`` adds at once after it, and the game after them.
+
+    Each move is decided on a copy of ``game`` as the moves before it left it;
+    ``game`` itself is unchanged. Without ``next_move`` the run is ``first`` alone, and
+    the copy is made only in the last round (``None`` before): the commit of a game's
+    last move carries the result.
+
+    >>> game = WizardGame(3, seed=7)
+    >>> bid = Move(0, game.legal_actions()[0], game.check(0, game.legal_actions()[0]),
+    ...            Mover.PLAYER)
+    >>> moves_from(game, bid)
+    ([Move(seat=0, action=Bid(value=0), index=0, by=<Mover.PLAYER: 'player'>)], None)
+    >>> def bot(after: WizardGame, made: int) -> Move:
+    ...     action = after.legal_actions()[0]
+    ...     return Move(after.current_player, action, after.check(after.current_player, action),
+    ...                 Mover.BOT)
+    >>> moves, after = moves_from(game, bid, lambda after, made: bot(after, made)
+    ...                           if made < 3 else None)
+    >>> [m.seat for m in moves], after.phase.value, game.current_player
+    ([0, 1, 2], 'playing', 0)
     """
-    if game.round_number != game.total_rounds:
-        await store.append(table_id, seq, seat, action.to_dict())
-        return game, game.apply_index(index)
-    trial = game.clone()
-    events = trial.apply_index(index)
-    result = (trial.scores, trial.winners()) if trial.is_finished else None
+    if next_move is None and game.round_number != game.total_rounds:
+        return [first], None
+    after = game.clone()
+    after.apply_index(first.index)
+    moves = [first]
+    while next_move is not None and not after.is_finished:
+        move = next_move(after, len(moves))
+        if move is None:
+            break
+        after.apply_index(move.index)
+        moves.append(move)
+    return moves, after
+
+
+async def store_moves(store: SqliteStore, table_id: str, seq: int, moves: Sequence[Move],
+                      after: WizardGame | None,
+                      between_games: Callable[[], dict[str, Any]] | None = None) -> None:
+    """Store ``moves`` as versions ``seq``, ``seq + 1``, … in one commit.
+
+    ``after`` is the game after them (`moves_from`): if it is over, its result and
+    ``between_games()`` (the table as it will wait for a rematch) go into the same
+    commit. Raises what `SqliteStore.append` raises; then nothing is stored.
+    """
+    result = (after.scores, after.winners()) if after is not None and after.is_finished else None
     waiting = between_games() if result is not None and between_games is not None else None
-    await store.append(table_id, seq, seat, action.to_dict(), finish=result,
-                       between_games=waiting)
-    return trial, events
+    await store.append(table_id, seq, [(m.seat, m.action.to_dict()) for m in moves],
+                       finish=result, between_games=waiting)
 
 
-__all__ = ["store_then_apply"]
+__all__ = ["Move", "NextMove", "moves_from", "store_moves"]

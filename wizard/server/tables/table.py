@@ -18,12 +18,13 @@ import structlog
 from wizard.ai.levels import BotLevel
 from wizard.engine import (
     Action,
-    GameFinished,
+    Event,
     GameOptions,
     IllegalActionError,
     Observation,
     TrickCompleted,
     WizardGame,
+    action_index,
 )
 
 from ..net.connection import Connection
@@ -32,7 +33,7 @@ from ..settings import Settings
 from ..storage.visibility import new_game_id
 from .audience import Audience
 from .bots import draw_settings
-from .moves import store_then_apply
+from .moves import Move, moves_from, store_moves
 from .player import Player
 from .presence import Presence
 from .seats import Seat, SeatKind, Seats
@@ -308,26 +309,57 @@ class Table:
             return True
 
     async def _apply(self, seat: int, action: Action, by: Mover) -> None:
+        """Store, apply and send ``seat``'s ``action`` and the bot moves that follow at once."""
         game = self.game
         assert game is not None
         try:
             index = game.check(seat, action)  # the one legality check on the way
         except IllegalActionError as exc:
             raise ProtocolError(ErrorCode(exc.code), str(exc)) from None
-        game, events = await store_then_apply(self.services.store, self.table_id, self.v + 1,
-                                              game, seat, action, index,
-                                              lambda: rematch_record(self))
-        self.game, self.v, self.moves = game, self.v + 1, self.moves + 1
-        self.services.metrics.actions.labels(by.value).inc()
-        finished = any(isinstance(e, GameFinished) for e in events)
-        if finished:
+        # without a think time the bots that follow a bot are decided now and share its
+        # commit; a person's own move is stored and sent first, on its own: its update is
+        # what the person waits for
+        run_ahead = (self._next_bot_move if by is not Mover.PLAYER
+                     and self.services.settings.bot_delay <= 0 else None)
+        moves, after = moves_from(game, Move(seat, action, index, by), run_ahead)
+        v = self.v
+        await store_moves(self.services.store, self.table_id, v + 1, moves, after,
+                          lambda: rematch_record(self, v + len(moves)))
+        self.turns.cancel()  # what was due is done; the last move's update shows what is next
+        last = len(moves) - 1
+        for k, move in enumerate(moves):
+            events = game.apply_index(move.index)
+            self.v, self.moves = self.v + 1, self.moves + 1
+            self.services.metrics.actions.labels(move.by.value).inc()
+            if k == last:
+                self._moved(game, events)
+            self.view.send_update(self.v, game, update_events(events, move.seat, move.by))
+        if game.is_finished:
+            self._seats_changed()
+
+    def _next_bot_move(self, game: WizardGame, made: int) -> Move | None:
+        """The move of the bot due in ``game`` (``made`` moves past the table's), decided now;
+        ``None`` when it cannot be (a person's turn, a decision off the loop) or the run
+        went once round the table (a table of bots and away players goes on in later steps,
+        through the bot gate)."""
+        seat = game.current_player
+        assert seat is not None  # the game is not over
+        if made >= len(self.seats):
+            return None
+        turn = due_turn(self.seats[seat], self.v + made, self.moves + made, self.services,
+                        turn_seconds=self.turn_seconds, trick_completed=False)
+        if turn is None:
+            return None
+        action = self.turns.decide_now(turn, game)
+        return None if action is None else Move(seat, action, action_index(action), turn.mover)
+
+    def _moved(self, game: WizardGame, events: list[Event]) -> None:
+        """After the last move of a run: the game's end, or whatever is due next."""
+        if game.is_finished:
             self.status = TableStatus.FINISHED
             self.services.metrics.games_finished.inc()
             self.log.info("game_finished", game=self.games, v=self.v, scores=game.scores)
         self._schedule(trick_completed=any(isinstance(e, TrickCompleted) for e in events))
-        self.view.send_update(self.v, game, update_events(events, seat, by))
-        if finished:
-            self._seats_changed()
 
     def _schedule(self, *, trick_completed: bool = False) -> None:
         """Hand what is due now to the turn runner (under the lock)."""

@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING
 import structlog
 
 from wizard.ai.decision import AgentSpec, Decider, DecisionRequest
-from wizard.engine import Action, Observation
+from wizard.engine import Action, Observation, WizardGame
 
 from ..metrics import ServerMetrics
 from ..storage.db import StoreFullError
-from .bots import STAND_IN_AGENT, BotGate, decide, level_agent, think_seconds
+from .bots import STAND_IN_AGENT, BotGate, decide, decide_now, level_agent, think_seconds
 from .seats import Seat
 
 if TYPE_CHECKING:
@@ -146,6 +146,16 @@ class TurnRunner:
         self.turn = turn
         self._task = self._running_loop().create_task(
             self._run(turn), name=f"turn-{self.table_id}-{turn.v}")
+
+    def decide_now(self, turn: Turn, game: WizardGame) -> Action | None:
+        """``turn``'s action in ``game`` at once, or ``None`` if it has to wait (a think time,
+        a person's clock, a decision the decider makes off the loop)."""
+        if turn.think > 0 or turn.deadline is not None or not self.bot_gate.follow():
+            return None
+        request = DecisionRequest(game.observation(turn.seat), turn.spec,
+                                  time.monotonic() + self.ai_deadline_seconds)
+        decision = decide_now(self.decider, request, self.metrics, table_id=self.table_id)
+        return None if decision is None else decision.action
 
     async def _run(self, turn: Turn) -> None:
         if turn.deadline is not None:  # a person's clock: the stand-in moves when it ends

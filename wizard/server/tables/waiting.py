@@ -60,11 +60,11 @@ def waiting_record(table: Table, seat: Seat, record: dict[str, Any],
     return table_record(table, seats, host)
 
 
-def rematch_record(table: Table) -> dict[str, Any]:
-    """The table as it will wait for a rematch once the move being stored ends its game
-    (its version one past the current; `SqliteStore.append` adds ``after_game``)."""
+def rematch_record(table: Table, v: int) -> dict[str, Any]:
+    """The table as it will wait for a rematch at version ``v``, once the moves being stored
+    end its game (`SqliteStore.append` adds ``after_game``)."""
     record = table_record(table, [seat_record(s) for s in table.seats], table.host)
-    return {**record, "v": table.v + 1}
+    return {**record, "v": v}
 
 
 def game_table_record(table: Table) -> dict[str, Any]:
