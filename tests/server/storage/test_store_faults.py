@@ -49,6 +49,12 @@ class FullDisk:
             raise _sqlite_full_error()
         return self.conn.execute(sql, *params)
 
+    def executemany(self, sql: str, rows: Any) -> Any:
+        if self.full and self.matching in sql:
+            self.refused += 1
+            raise _sqlite_full_error()
+        return self.conn.executemany(sql, rows)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.conn, name)
 

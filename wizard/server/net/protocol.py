@@ -349,8 +349,20 @@ def encode(message: ServerMessage) -> bytes:
     return _encoder.encode(message)
 
 
+_TAGS: dict[type[ServerMessage], str] = {}
+
+
 def message_tag(message: ServerMessage) -> str:
-    return str(type(message).__struct_config__.tag)
+    """The ``type`` of a server message (its struct's tag; looked up once per type).
+
+    >>> message_tag(Pong())
+    'pong'
+    """
+    kind = type(message)
+    tag = _TAGS.get(kind)
+    if tag is None:
+        tag = _TAGS[kind] = str(kind.__struct_config__.tag)
+    return tag
 
 
 __all__ = [

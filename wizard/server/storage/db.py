@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
+import operator
 import shutil
 import sqlite3
 import threading
@@ -229,6 +231,7 @@ CHECKPOINT_BUSY_MS = 200
 #: finds the gaps between commits it needs (nothing is lost: commits are only later)
 QUIET_COMMIT_SECONDS = 0.01
 _ENCODE = msgspec.json.encode
+_sql = operator.itemgetter(0)
 
 
 class Database:
@@ -366,8 +369,9 @@ class Database:
                 conn.execute(*statements[0])
             else:
                 conn.execute("BEGIN")
-                for sql, params in statements:
-                    conn.execute(sql, params)
+                # a run of the same statement (the moves of a loop turn) goes in one call
+                for sql, run in itertools.groupby(statements, key=_sql):
+                    conn.executemany(sql, [params for _, params in run])
                 conn.execute("COMMIT")
         except sqlite3.Error as exc:
             with contextlib.suppress(sqlite3.Error):
