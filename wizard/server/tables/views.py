@@ -7,7 +7,7 @@ table hands over (its version, game and turn clock), so it reads no table.
 >>> from wizard.engine import WizardGame
 >>> game = WizardGame(3, seed=1)
 >>> update = update_view("t_1", 1, game, 0, [], None)
->>> update.v, update.observation.player, update.observation.phase.value
+>>> update.v, update.observation.player, update.observation.phase
 (1, 0, 'bidding')
 >>> update_view("t_1", 1, game, None, [], None).observation.hand
 ()
@@ -23,7 +23,7 @@ from wizard.engine import Event, WizardGame
 from ..clock import MONOTONIC, Now
 from ..net.connection import Connection
 from ..net.protocol import ChatMessage, Clock, TableInfo, Update
-from ..net.updates import AutoPlayedEvent, EventView, RoundViews, event_view, observation_view
+from ..net.updates import AutoPlayedEvent, EventView, GameViews, event_view, observation_view
 from .audience import Audience
 from .chat import ChatLog
 from .player import Player
@@ -64,9 +64,9 @@ def update_events(events: Iterable[Event], seat: int, by: Mover) -> list[EventVi
 
 def update_view(table_id: str, v: int, game: WizardGame, seat: int | None,
                 events: Sequence[EventView], clock: Clock | None,
-                rounds: RoundViews | None = None) -> Update:
+                parts: GameViews | None = None) -> Update:
     """The state of ``game`` for ``seat`` (``None``: spectators) after ``events``."""
-    return Update(table_id, v, list(events), observation_view(game.observation(seat), rounds),
+    return Update(table_id, v, list(events), observation_view(game.observation(seat), parts),
                   clock)
 
 
@@ -92,7 +92,7 @@ class TableView:
     ``clock()`` is the running turn clock ``(seat, monotonic deadline)``, if any.
     """
 
-    __slots__ = ("audience", "chat_log", "clock", "rounds", "table_id")
+    __slots__ = ("audience", "chat_log", "clock", "parts", "table_id")
 
     def __init__(self, table_id: str, audience: Audience,
                  clock: Callable[[], tuple[int, float] | None]) -> None:
@@ -100,13 +100,13 @@ class TableView:
         self.audience = audience
         self.clock = clock
         self.chat_log = ChatLog()
-        self.rounds = RoundViews()  # the current game's round history, converted once
+        self.parts = GameViews()  # the round history and last trick, converted once
 
     def update(self, v: int, game: WizardGame, seat: int | None,
                events: Sequence[EventView] = ()) -> Update:
         """The state at version ``v`` for ``seat`` (``None``: spectators); re-sends: no events."""
         return update_view(self.table_id, v, game, seat, events, clock_view(self.clock()),
-                           self.rounds)
+                           self.parts)
 
     def send_update(self, v: int, game: WizardGame, events: Sequence[EventView]) -> None:
         """Everyone at the table gets the state at ``v`` after ``events``, each their view."""
