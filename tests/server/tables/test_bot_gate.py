@@ -72,15 +72,23 @@ def test_the_first_moves_of_a_turn_pass_without_waiting_for_the_loop() -> None:
     assert order == ["move 0", "move 1", "other", "move 2"]
 
 
+def follow(gate: BotGate) -> bool:
+    """A move that follows one that passed: it goes now if the share has room."""
+    if not gate.has_share:
+        return False
+    gate.take()
+    return True
+
+
 def test_moves_that_follow_one_pass_only_within_the_turns_share_and_use_it_up() -> None:
     async def run() -> tuple[list[bool], list[bool]]:
         gate = BotGate(per_turn=3)
         await gate.wait()  # a bot move passes ...
-        follows = [gate.follow() for _ in range(3)]  # ... and two more may follow it now
+        follows = [follow(gate) for _ in range(3)]  # ... and two more may follow it now
         waiting = asyncio.create_task(gate.wait())
         await asyncio.sleep(0)  # the next loop turn: a new share, first for who waited
         await waiting
-        return follows, [gate.follow() for _ in range(3)]
+        return follows, [follow(gate) for _ in range(3)]
 
     follows, next_turn = asyncio.run(run())
     assert follows == [True, True, False]

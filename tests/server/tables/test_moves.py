@@ -49,7 +49,7 @@ def play(store: Store, game: WizardGame, seq: int, between_games: Any = None,
     moves, after = moves_from(game, first_legal(game), next_move if bots else None)
     asyncio.run(store_moves(cast(SqliteStore, store), "t_1", seq, moves, after, between_games))
     for move in moves:
-        game.apply_index(move.index)
+        game.apply_index(move.action_index)
     return moves
 
 
@@ -84,7 +84,7 @@ def test_the_moves_that_follow_at_once_are_decided_on_a_copy_and_stored_in_one_c
     moves, after = moves_from(game, first, next_move)
     assert seen == [1, 2, 3] and len(moves) == 3 and game.to_dict() == before
     for move in moves:  # the same moves, one after the other, give the same game
-        reference.apply_index(move.index)
+        reference.apply_index(move.action_index)
     assert after is not None and after.to_dict() == reference.to_dict()
     asyncio.run(store_moves(cast(SqliteStore, store), "t_1", 7, moves, after))
     [(_, seq, stored, finish)] = store.appended  # one commit, versions 7, 8, 9

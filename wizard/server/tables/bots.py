@@ -91,16 +91,24 @@ class BotGate:
             self._release_handle = loop.call_soon(self._release)
         await future
 
-    def follow(self) -> bool:
-        """Let a bot move that follows one that passed (in the same step) through now, if
-        this iteration's share is not used up; it counts like any other."""
-        if self._passed >= self.per_turn:
-            return False
+    @property
+    def has_share(self) -> bool:
+        """Whether this iteration's share has room for one more move (one that follows a move
+        that passed, in the same step, goes now if so; `take` it)."""
+        return self._passed < self.per_turn
+
+    @property
+    def open(self) -> bool:
+        """Whether a bot move that waited for nothing may go now: the share has room and no
+        other move waits before it (`take` it)."""
+        return not self._waiting and self._passed < self.per_turn
+
+    def take(self) -> None:
+        """Count a move that went now, without waiting (after `open` or `has_share`)."""
         loop = self._loop
         if loop is None:
             loop = self._loop = asyncio.get_running_loop()
         self._pass(loop)
-        return True
 
     def _pass(self, loop: asyncio.AbstractEventLoop) -> None:
         self._passed += 1

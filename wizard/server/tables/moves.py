@@ -15,8 +15,7 @@ move.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from wizard.engine import Action, WizardGame
 
@@ -24,14 +23,13 @@ from ..storage.store import SqliteStore
 from .turns import Mover
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A checked move: ``seat`` plays ``action`` (index ``index`` from `WizardGame.check`),
-    chosen by ``by``."""
+class Move(NamedTuple):
+    """A checked move: ``seat`` plays ``action`` (``action_index`` from `WizardGame.check`),
+    chosen by ``by``. (A named tuple: one is made for every move.)"""
 
     seat: int
     action: Action
-    index: int
+    action_index: int
     by: Mover
 
 
@@ -53,7 +51,7 @@ def moves_from(game: WizardGame, first: Move,
     >>> bid = Move(0, game.legal_actions()[0], game.check(0, game.legal_actions()[0]),
     ...            Mover.PLAYER)
     >>> moves_from(game, bid)
-    ([Move(seat=0, action=Bid(value=0), index=0, by=<Mover.PLAYER: 'player'>)], None)
+    ([Move(seat=0, action=Bid(value=0), action_index=0, by=<Mover.PLAYER: 'player'>)], None)
     >>> def bot(after: WizardGame, made: int) -> Move:
     ...     action = after.legal_actions()[0]
     ...     return Move(after.current_player, action, after.check(after.current_player, action),
@@ -66,13 +64,13 @@ def moves_from(game: WizardGame, first: Move,
     if next_move is None and game.round_number != game.total_rounds:
         return [first], None
     after = game.clone()
-    after.apply_index(first.index)
+    after.apply_index(first.action_index)
     moves = [first]
     while next_move is not None and not after.is_finished:
         move = next_move(after, len(moves))
         if move is None:
             break
-        after.apply_index(move.index)
+        after.apply_index(move.action_index)
         moves.append(move)
     return moves, after
 

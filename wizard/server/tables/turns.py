@@ -24,8 +24,7 @@ import contextlib
 import enum
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import structlog
 
@@ -59,12 +58,12 @@ class Mover(enum.StrEnum):
         return self.value if self in (Mover.AWAY, Mover.TIMEOUT) else None
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(NamedTuple):
     """What is due at table version ``v``: seat ``seat`` moves, or ``mover`` moves for it.
 
     ``think`` is how long a bot waits before its move is applied; ``deadline``
     (monotonic seconds) is when a person's turn clock runs out, ``None`` for bots.
+    (A named tuple: one is made for every bot move.)
     """
 
     v: int
@@ -149,13 +148,17 @@ class TurnRunner:
 
     def decide_now(self, turn: Turn, game: WizardGame) -> Action | None:
         """``turn``'s action in ``game`` at once, or ``None`` if it has to wait (a think time,
-        a person's clock, a decision the decider makes off the loop)."""
-        if turn.think > 0 or turn.deadline is not None or not self.bot_gate.follow():
+        a person's clock, a decision the decider makes off the loop, or the bot gate's share
+        of this loop iteration is used up). A move given here has taken its place in it."""
+        if turn.think > 0 or turn.deadline is not None or not self.bot_gate.has_share:
             return None
         request = DecisionRequest(game.observation(turn.seat), turn.spec,
                                   time.monotonic() + self.ai_deadline_seconds)
         decision = decide_now(self.decider, request, self.metrics, table_id=self.table_id)
-        return None if decision is None else decision.action
+        if decision is None:
+            return None
+        self.bot_gate.take()
+        return decision.action
 
     async def _run(self, turn: Turn) -> None:
         if turn.deadline is not None:  # a person's clock: the stand-in moves when it ends
