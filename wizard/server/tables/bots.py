@@ -97,14 +97,8 @@ class BotGate:
         that passed, in the same step, goes now if so; `take` it)."""
         return self._passed < self.per_turn
 
-    @property
-    def open(self) -> bool:
-        """Whether a bot move that waited for nothing may go now: the share has room and no
-        other move waits before it (`take` it)."""
-        return not self._waiting and self._passed < self.per_turn
-
     def take(self) -> None:
-        """Count a move that went now, without waiting (after `open` or `has_share`)."""
+        """Count a move that went now, without waiting (after `has_share`)."""
         loop = self._loop
         if loop is None:
             loop = self._loop = asyncio.get_running_loop()

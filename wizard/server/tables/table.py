@@ -30,7 +30,6 @@ from wizard.engine import (
 from ..net.connection import Connection
 from ..net.protocol import ChatMessage, ErrorCode, ProtocolError, TableClosed, TableInfo
 from ..settings import Settings
-from ..storage.db import StoreError
 from ..storage.visibility import new_game_id
 from .audience import Audience
 from .bots import draw_settings
@@ -312,11 +311,9 @@ class Table:
     async def _apply(self, seat: int, action: Action, by: Mover) -> None:
         """Store, apply and send ``seat``'s ``action`` and the bot moves that follow at once.
 
-        Without a think time (``WIZARD_BOT_DELAY=0``) the bots that follow a move are
-        decided at once, on a copy of the game: those after a bot share its commit; a
-        person's own move is stored and sent first, on its own (its update is what the
-        person waits for), and the bots after it follow in a second step of the same
-        request while the bot gate lets them (else their turn goes the usual way).
+        Without a think time (``WIZARD_BOT_DELAY=0``) the bots that follow a bot's move
+        are decided at once, on a copy of the game, and share its commit. A person's own
+        move is stored and sent on its own: its update is what the person waits for.
         """
         game = self.game
         assert game is not None
@@ -324,40 +321,23 @@ class Table:
             index = game.check(seat, action)  # the one legality check on the way
         except IllegalActionError as exc:
             raise ProtocolError(ErrorCode(exc.code), str(exc)) from None
-        follow = await self._play(game, Move(seat, action, index, by))
-        if follow is not None:
-            try:
-                await self._play(game, follow)
-            except StoreError:  # the person's move stands; the bot's turn tries again later
-                self._schedule()
-
-    async def _play(self, game: WizardGame, first: Move) -> Move | None:
-        """Store, apply and send ``first`` and the bot moves that follow it at once; returns
-        the bot move decided to follow a person's in a step of its own, if any."""
-        quick = self.services.settings.bot_delay <= 0
-        person = first.by is Mover.PLAYER
-        moves, after = moves_from(game, first, self._next_bot_move if quick and not person
-                                  else None)
+        run_ahead = (self._next_bot_move if by is not Mover.PLAYER
+                     and self.services.settings.bot_delay <= 0 else None)
+        moves, after = moves_from(game, Move(seat, action, index, by), run_ahead)
         v = self.v
         await store_moves(self.services.store, self.table_id, v + 1, moves, after,
                           lambda: rematch_record(self, v + len(moves)))
         self.turns.cancel()  # what was due is done; the last move's update shows what is next
-        follow = None
         last = len(moves) - 1
         for k, move in enumerate(moves):
             events = game.apply_index(move.action_index)
             self.v, self.moves = self.v + 1, self.moves + 1
             self.services.metrics.actions.labels(move.by.value).inc()
             if k == last:
-                quick_bot = quick and person and not game.is_finished and (
-                    self.services.bot_gate.open)
-                follow = self._next_bot_move(game, 0) if quick_bot else None
-                if follow is None:
-                    self._moved(game, events)
+                self._moved(game, events)
             self.view.send_update(self.v, game, update_events(events, move.seat, move.by))
         if game.is_finished:
             self._seats_changed()
-        return follow
 
     def _next_bot_move(self, game: WizardGame, made: int) -> Move | None:
         """The move of the bot due in ``game`` (``made`` moves past the table's), decided now;
