@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from wizard.ai.pool_metrics import PoolMetrics
-from wizard.server.metrics import ServerMetrics
+from wizard.server.metrics import DEFAULT_BUCKETS, LoopCounter, LoopHistogram, ServerMetrics
 
 from .conftest import Harness, sample_value
 
@@ -44,3 +48,25 @@ def test_the_pools_counters_join_the_servers_page() -> None:
     assert sample_value(text, "wizard_pool_queue_seconds_bucket", le="0.005") == 1
     assert sample_value(text, "wizard_pool_queue_seconds_bucket", le="0.002") == 0
     assert sample_value(text, "wizard_pool_compute_seconds_count") == 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(counts=st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.integers(1, 5))),
+       seconds=st.lists(st.floats(0, 10, allow_nan=False)))
+def test_the_loops_counters_and_histograms_read_as_prometheus_clients_own(
+        counts: list[tuple[str, int]], seconds: list[float]) -> None:
+    """`LoopCounter` and `LoopHistogram` give the page `Counter` and `Histogram` would."""
+    ours, theirs = CollectorRegistry(), CollectorRegistry()
+    loop_counter = LoopCounter("demo_total", "Demo.", ["kind"], registry=ours)
+    counter = Counter("demo_total", "Demo.", ["kind"], registry=theirs)
+    loop_histogram = LoopHistogram("demo_seconds", "Demo.", DEFAULT_BUCKETS, ours)
+    histogram = Histogram("demo_seconds", "Demo.", buckets=DEFAULT_BUCKETS, registry=theirs)
+    for kind, amount in counts:
+        loop_counter.labels(kind).inc(amount)
+        counter.labels(kind).inc(amount)
+    for value in seconds:
+        loop_histogram.observe(value)
+        histogram.observe(value)
+    assert generate_latest(ours) == generate_latest(theirs)
+    with pytest.raises(ValueError, match="takes labels"):
+        loop_counter.labels("a", "b")
