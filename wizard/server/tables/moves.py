@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from wizard.engine import Action, Event, WizardGame
+from wizard.engine import Action, WizardGame
 
 from ..storage.store import SqliteStore
 from .turns import Mover
@@ -38,22 +38,14 @@ NextMove = Callable[[WizardGame, int], "Move | None"]
 it can be made at once, else ``None``."""
 
 
-class Played(NamedTuple):
-    """A move played ahead: its events, and the game after it (a copy of its own)."""
-
-    events: list[Event]
-    game: WizardGame
-
-
 def moves_from(game: WizardGame, first: Move,
-               next_move: NextMove | None = None) -> tuple[list[Move], list[Played] | None]:
-    """``first`` and the moves ``next_move`` adds at once after it, each played on a copy.
+               next_move: NextMove | None = None) -> tuple[list[Move], WizardGame | None]:
+    """``first`` and the moves ``next_move`` adds at once after it, and the game after them.
 
-    Each move is decided on the game as the moves before it left it, and played on a
-    copy of its own, so that each update of the run can be shown; ``game`` itself is
-    unchanged. Without ``next_move`` the run is ``first`` alone, and it is played ahead
-    only in the last round (``None`` before): the commit of a game's last move carries
-    the result.
+    Each move is decided on a copy of ``game`` as the moves before it left it;
+    ``game`` itself is unchanged. Without ``next_move`` the run is ``first`` alone, and
+    the copy is made only in the last round (``None`` before): the commit of a game's
+    last move carries the result.
 
     >>> game = WizardGame(3, seed=7)
     >>> bid = Move(0, game.legal_actions()[0], game.check(0, game.legal_actions()[0]),
@@ -64,23 +56,23 @@ def moves_from(game: WizardGame, first: Move,
     ...     action = after.legal_actions()[0]
     ...     return Move(after.current_player, action, after.check(after.current_player, action),
     ...                 Mover.BOT)
-    >>> moves, played = moves_from(game, bid, lambda after, made: bot(after, made)
-    ...                            if made < 3 else None)
-    >>> [m.seat for m in moves], [p.game.current_player for p in played], game.current_player
-    ([0, 1, 2], [1, 2, 0], 0)
+    >>> moves, after = moves_from(game, bid, lambda after, made: bot(after, made)
+    ...                           if made < 3 else None)
+    >>> [m.seat for m in moves], after.phase.value, game.current_player
+    ([0, 1, 2], 'playing', 0)
     """
     if next_move is None and game.round_number != game.total_rounds:
         return [first], None
     after = game.clone()
-    moves, played = [first], [Played(after.apply_index(first.action_index), after)]
+    after.apply_index(first.action_index)
+    moves = [first]
     while next_move is not None and not after.is_finished:
         move = next_move(after, len(moves))
         if move is None:
             break
-        after = after.clone()  # the one before stays as its move left it
-        played.append(Played(after.apply_index(move.action_index), after))
+        after.apply_index(move.action_index)
         moves.append(move)
-    return moves, played
+    return moves, after
 
 
 async def store_moves(store: SqliteStore, table_id: str, seq: int, moves: Sequence[Move],
@@ -88,7 +80,7 @@ async def store_moves(store: SqliteStore, table_id: str, seq: int, moves: Sequen
                       between_games: Callable[[], dict[str, Any]] | None = None) -> None:
     """Store ``moves`` as versions ``seq``, ``seq + 1``, … in one commit.
 
-    ``after`` is the game after them (the last `Played`'s): if it is over, its result and
+    ``after`` is the game after them (`moves_from`): if it is over, its result and
     ``between_games()`` (the table as it will wait for a rematch) go into the same
     commit. Raises what `SqliteStore.append` raises; then nothing is stored.
     """
@@ -98,4 +90,4 @@ async def store_moves(store: SqliteStore, table_id: str, seq: int, moves: Sequen
                        finish=result, between_games=waiting)
 
 
-__all__ = ["Move", "NextMove", "Played", "moves_from", "store_moves"]
+__all__ = ["Move", "NextMove", "moves_from", "store_moves"]

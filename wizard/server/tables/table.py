@@ -33,7 +33,7 @@ from ..settings import Settings
 from ..storage.visibility import new_game_id
 from .audience import Audience
 from .bots import draw_settings
-from .moves import Move, Played, moves_from, store_moves
+from .moves import Move, moves_from, store_moves
 from .player import Player
 from .presence import Presence
 from .seats import Seat, SeatKind, Seats
@@ -323,23 +323,20 @@ class Table:
             raise ProtocolError(ErrorCode(exc.code), str(exc)) from None
         run_ahead = (self._next_bot_move if by is not Mover.PLAYER
                      and self.services.settings.bot_delay <= 0 else None)
-        moves, played = moves_from(game, Move(seat, action, index, by), run_ahead)
+        moves, after = moves_from(game, Move(seat, action, index, by), run_ahead)
         v = self.v
-        await store_moves(self.services.store, self.table_id, v + 1, moves,
-                          played[-1].game if played else None,
+        await store_moves(self.services.store, self.table_id, v + 1, moves, after,
                           lambda: rematch_record(self, v + len(moves)))
         self.turns.cancel()  # what was due is done; the last move's update shows what is next
-        if played is None:  # a move on its own, not played ahead: now that it is stored
-            played = [Played(game.apply_index(moves[0].action_index), game)]
-        self.game = played[-1].game
         last = len(moves) - 1
-        for k, (move, (events, state)) in enumerate(zip(moves, played, strict=True)):
+        for k, move in enumerate(moves):
+            events = game.apply_index(move.action_index)
             self.v, self.moves = self.v + 1, self.moves + 1
             self.services.metrics.actions.labels(move.by.value).inc()
             if k == last:
-                self._moved(state, events)
-            self.view.send_update(self.v, state, update_events(events, move.seat, move.by))
-        if self.game.is_finished:
+                self._moved(game, events)
+            self.view.send_update(self.v, game, update_events(events, move.seat, move.by))
+        if game.is_finished:
             self._seats_changed()
 
     def _next_bot_move(self, game: WizardGame, made: int) -> Move | None:
