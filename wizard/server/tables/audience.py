@@ -55,15 +55,16 @@ class Audience:
     def send_views(self, view: Callable[[int | None], ServerMessage]) -> None:
         """``view(seat)`` to each seated person, ``view(None)`` to all spectators.
 
-        Each view is built and encoded once, however many tabs see it.
+        Each view is built and encoded once, however many tabs see it, and not at all
+        for a seat whose person has no connection open.
         """
-        texts: dict[int, tuple[bytes, str]] = {}
-        for seat, connection in self.people():
-            encoded = texts.get(seat.index)
-            if encoded is None:
+        for seat in self.seats:
+            player = seat.player
+            if seat.kind is SeatKind.PLAYER and player is not None and player.connections:
                 message = view(seat.index)
-                encoded = texts[seat.index] = (encode(message), message_tag(message))
-            connection.send_text(*encoded)
+                text, tag = encode(message), message_tag(message)
+                for connection in tuple(player.connections):
+                    connection.send_text(text, tag)
         if self.spectators:
             message = view(None)
             text, tag = encode(message), message_tag(message)

@@ -167,8 +167,11 @@ class TurnRunner:
         deadline = max(ready_at, time.monotonic() + self.ai_deadline_seconds)
         try:
             request = DecisionRequest(self.observe(turn.seat), turn.spec, deadline)
-            # decide during the think time, so a slow decision is not added to it
-            decision = await decide(self.decider, request, self.metrics, table_id=self.table_id)
+            # decide during the think time, so a slow decision is not added to it; at once
+            # when the decider decides on the loop anyway
+            decision = (decide_now(self.decider, request, self.metrics, table_id=self.table_id)
+                        or await decide(self.decider, request, self.metrics,
+                                        table_id=self.table_id))
             wait = ready_at - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
