@@ -121,6 +121,10 @@ def test_the_decider_sees_the_observation_of_the_seat_to_move() -> None:
             asked.append(request)
             return await super().decide(request)
 
+        def decide_now(self, request: DecisionRequest) -> Decision:  # on the loop: at once
+            asked.append(request)
+            return super().decide_now(request)
+
     async def scenario() -> None:
         proposals = Proposals()
         turns = runner(proposals, Recording())
