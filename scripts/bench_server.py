@@ -20,12 +20,12 @@ a file database (WIZARD_DB), to show what durability costs (target <= 20 %).
 ``--baseline REF`` also runs the game part (in-memory) on a checkout of the git
 ref REF (a temporary worktree) in every repeat, alternating which goes first,
 so a change is compared side by side with the same clients and settings.
-``--profile DIR`` samples each game server with py-spy during its run and
-prints the 15 functions with the most own time (DIR keeps the raw stacks).
-``--breakdown`` times the current server's hot functions (inclusive wall time
-per table action, `scripts/bench_breakdown/sitecustomize.py`); py-spy's
-``--gil`` samples miss what runs without the GIL (sqlite, system calls), these
-timers do not. They slow that run a little: take throughput from a run without.
+``--profile DIR`` samples each game server with py-spy during its run (every
+thread that is not idle: system calls and sqlite, which run without the GIL,
+count too) and prints the 15 functions with the most own time (DIR keeps the
+raw stacks). ``--breakdown`` times the current server's hot functions
+(inclusive wall time per table action, `scripts/bench_breakdown/sitecustomize.py`).
+They slow that run a little: take throughput from a run without.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -251,7 +252,7 @@ def measure_games(args: argparse.Namespace, db: str, root: Path = ROOT,
             raw = Path(args.profile) / f"{label}-{int(time.time())}.txt"
             profiler = subprocess.Popen(
                 [str(Path(sys.executable).with_name("py-spy")), "record", "--pid",
-                 str(server.pid), "--format", "raw", "--rate", "200", "--nonblocking", "--gil",
+                 str(server.pid), "--format", "raw", "--rate", "200", "--nonblocking",
                  "--duration", str(max(1, int(args.seconds))), "-o", str(raw)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
@@ -272,15 +273,19 @@ def measure_games(args: argparse.Namespace, db: str, root: Path = ROOT,
 
 def print_breakdown(totals: dict[str, list[float]]) -> None:
     """Inclusive time per table action of each timed part (nested parts overlap)."""
-    actions = max(1.0, totals.get("engine: applying the move", [1.0])[0])
+    actions = max(1.0, totals.get("table actions stored",
+                                  totals.get("engine: applying the move", [1.0]))[0])
     print(f"-- breakdown: inclusive us per table action ({actions:.0f} actions timed)")
     for label, (calls, seconds) in sorted(totals.items(), key=lambda kv: -kv[1][1]):
+        if label == "table actions stored":  # the denominator, counted not timed
+            continue
         print(f"{1e6 * seconds / actions:7.1f} us  {label} ({calls / actions:.2f} calls, "
               f"{1e6 * seconds / max(1.0, calls):.1f} us each)")
 
 
 def top_functions(raw: Path, count: int) -> list[str]:
-    """The functions with the most own samples in a py-spy ``raw`` (collapsed) profile."""
+    """The functions with the most own samples in a py-spy ``raw`` (collapsed) profile (the
+    lines of a function counted together)."""
     own: Counter[str] = Counter()
     total = 0
     for line in raw.read_text().splitlines():
@@ -289,7 +294,7 @@ def top_functions(raw: Path, count: int) -> list[str]:
             continue
         n = int(samples)
         total += n
-        own[stack.split(";")[-1]] += n
+        own[re.sub(r":\d+\)$", ")", stack.split(";")[-1])] += n
     return [f"{100 * n / max(1, total):5.1f} %  {frame}" for frame, n in own.most_common(count)]
 
 

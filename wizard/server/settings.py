@@ -279,7 +279,8 @@ FIELDS: tuple[Field, ...] = (
     Field("client_idle_seconds", "WIZARD_CLIENT_IDLE", "--client-idle", float,
           "seconds a connection may send nothing before it is closed (clients send `ping`)"),
     Field("bot_delay", "WIZARD_BOT_DELAY", "--bot-delay", float,
-          "factor on bot think time (trick display + random 0.8–2.5 s); 0 = bots answer at once"),
+          "factor on bot think time (trick display + random 0.8–2.5 s); 0 = bots answer at "
+          "once (the bots after a bot's move are then stored in its commit)"),
     Field("trick_show_seconds", "WIZARD_TRICK_SHOW_SECONDS", "--trick-show-seconds", float,
           "time clients show a completed trick before a bot plays on"),
     Field("turn_seconds", "WIZARD_TURN_SECONDS", "--turn-seconds", int,
@@ -301,8 +302,9 @@ FIELDS: tuple[Field, ...] = (
     Field("static_dir", "WIZARD_STATIC_DIR", "--static-dir", str,
           "directory of the browser client (default: the one shipped with the package)"),
     Field("bot_moves_per_turn", "WIZARD_BOT_MOVES_PER_TURN", "--bot-moves-per-turn", int,
-          "most bot moves applied per turn of the event loop: a person's action waits behind "
-          "at most this many (1: lowest latency, more: more throughput under load)"),
+          "most bot moves applied per turn of the event loop, those of a run included: a "
+          "person's action waits behind at most this many (1: lowest latency, more: more "
+          "throughput under load)"),
     Field("ws_compression", "WIZARD_WS_COMPRESSION", "--ws-compression", _boolean,
           "permessage-deflate on websockets: ~5x less traffic, ~20 % of the server's CPU"),
     Field("max_connections_per_address", "WIZARD_MAX_CONNECTIONS_PER_ADDRESS",
