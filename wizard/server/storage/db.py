@@ -315,21 +315,23 @@ class Database:
 
     # --- writing ---------------------------------------------------------------------
 
-    async def write(self, *statements: _Write) -> None:
-        """Run ``statements`` in one transaction; returns once they are committed.
+    def write(self, *statements: _Write) -> asyncio.Future[None]:
+        """Run ``statements`` in one transaction; await the future: done once committed.
 
         Writes asked for in the same turn of the event loop share one commit
         (group commit). A commit only appends to the write-ahead log — no fsync,
         ``synchronous=NORMAL`` — so it takes microseconds and runs on the loop;
-        checkpoints run on their own thread. Raises `StoreFullError` when the disk
-        is full, `StoreError` if the database is closed or the commit fails.
+        checkpoints run on their own thread. The future raises `StoreFullError` when
+        the disk is full, `StoreError` if the commit fails; the call raises
+        `StoreError` if the database is closed. (A future, not a coroutine: a move
+        waits for its commit through no more frames than it must.)
         """
         if self._writer is None:
             raise StoreError("the database is not open")
         assert self._loop is not None  # open, since there is a writer
         future: asyncio.Future[None] = self._loop.create_future()
         self._enqueue((list(statements), future))
-        await future
+        return future
 
     def write_nowait(self, *statements: _Write) -> None:
         """Queue statements without waiting for the commit (for best-effort records)."""

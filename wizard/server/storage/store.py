@@ -14,6 +14,7 @@ hashes.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import sqlite3
@@ -125,18 +126,18 @@ class SqliteStore:
         """A restored table continues its stored game."""
         self._game_of_table[table_id] = game_id
 
-    async def append(self, table_id: str, seq: int, moves: Sequence[tuple[int, dict[str, Any]]],
-                     *, finish: tuple[list[int], list[int]] | None = None,
-                     between_games: dict[str, Any] | None = None) -> None:
+    def append(self, table_id: str, seq: int, moves: Sequence[tuple[int, dict[str, Any]]], *,
+               finish: tuple[list[int], list[int]] | None = None,
+               between_games: dict[str, Any] | None = None) -> asyncio.Future[None]:
         """Record ``moves``, ``(seat, action)`` each, as versions ``seq``, ``seq + 1``, ….
 
-        They are committed together (a person's move and the bot moves that follow it
-        at once). ``finish``: ``(scores, winners)`` when the last of them ends the
-        game; the moves and the result are committed together, and with them
+        They are committed together (a bot's move and the bot moves that follow it at
+        once). ``finish``: ``(scores, winners)`` when the last of them ends the game;
+        the moves and the result are committed together, and with them
         ``between_games``, the table as it waits for a rematch (kept like a waiting
         table, with ``after_game``: this game's id), so that it comes back finished
-        after a restart. Returns once committed; raises `StoreError` otherwise (then
-        no move may be applied).
+        after a restart. Await the future: done once committed; it raises `StoreError`
+        otherwise (then no move may be applied).
         """
         game_id = self._game_of_table[table_id]
         statements = [Database.insert_action(game_id, seq + k, seat, action)
@@ -148,9 +149,15 @@ class SqliteStore:
             if between_games is not None:
                 statements.append(_waiting_row(table_id, {**between_games,
                                                           "after_game": game_id}))
-        await self.db.write(*statements)
+        committed = self.db.write(*statements)
         if finish is not None:
-            self._game_of_table.pop(table_id, None)
+
+            def finished(done: asyncio.Future[None]) -> None:
+                if not done.cancelled() and done.exception() is None:
+                    self._game_of_table.pop(table_id, None)
+
+            committed.add_done_callback(finished)
+        return committed
 
     async def seats_changed(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         """A seat changed hands during a game (e.g. a bot took over a seat that was left)."""

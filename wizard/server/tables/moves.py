@@ -14,7 +14,7 @@ move.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, NamedTuple
 
 from wizard.engine import Action, WizardGame
@@ -75,19 +75,20 @@ def moves_from(game: WizardGame, first: Move,
     return moves, after
 
 
-async def store_moves(store: SqliteStore, table_id: str, seq: int, moves: Sequence[Move],
-                      after: WizardGame | None,
-                      between_games: Callable[[], dict[str, Any]] | None = None) -> None:
-    """Store ``moves`` as versions ``seq``, ``seq + 1``, … in one commit.
+def store_moves(store: SqliteStore, table_id: str, seq: int, moves: Sequence[Move],
+                after: WizardGame | None,
+                between_games: Callable[[], dict[str, Any]] | None = None) -> Awaitable[None]:
+    """Store ``moves`` as versions ``seq``, ``seq + 1``, … in one commit (await the result).
 
     ``after`` is the game after them (`moves_from`): if it is over, its result and
     ``between_games()`` (the table as it will wait for a rematch) go into the same
-    commit. Raises what `SqliteStore.append` raises; then nothing is stored.
+    commit. Raises (or the awaitable raises) what `SqliteStore.append` raises; then
+    nothing is stored.
     """
     result = (after.scores, after.winners()) if after is not None and after.is_finished else None
     waiting = between_games() if result is not None and between_games is not None else None
-    await store.append(table_id, seq, [(m.seat, m.action.to_dict()) for m in moves],
-                       finish=result, between_games=waiting)
+    return store.append(table_id, seq, [(m.seat, m.action.to_dict()) for m in moves],
+                        finish=result, between_games=waiting)
 
 
 __all__ = ["Move", "NextMove", "moves_from", "store_moves"]
