@@ -79,7 +79,8 @@ def test_the_analysis_of_a_badly_played_game_marks_its_cards(
     assert rows.first.locator("td").nth(0).inner_text() == "0"  # the bid of round 1: 0
     expect(seat.locator(".analysis-chart svg polyline")).to_have_count(2)
     marked = seat.locator(".marked-card")
-    assert marked.count() >= 1, "no card of a deliberately bad game was marked"
+    summary = seat.locator(".analysis-summary").inner_text().replace("\n", " ")
+    assert marked.count() >= 1, f"no card of a deliberately bad game was marked ({summary})"
     assert {marked.nth(i).get_attribute("data-marker") for i in range(marked.count())} <= {
         "mistake", "blunder"}
     assert float(seat.locator(".play-loss").inner_text()) >= 15
