@@ -61,7 +61,8 @@ class BotGate:
 
     The first ``per_turn`` moves of an iteration pass at once, without
     suspending (nobody waits before them); the rest queue for later iterations,
-    first come first served.
+    first come first served. The bot moves that a table makes in one step after a
+    move that passed (a run, `Table._apply`) count too, while the share has room.
     """
 
     def __init__(self, per_turn: int = 1) -> None:

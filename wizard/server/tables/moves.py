@@ -7,9 +7,10 @@ for a rematch, in one commit.
 
 The moves that follow a move at once (bots without a think time, decided on the
 event loop) are decided on a copy of the game and stored in the same commit as
-the move before them: a person's move and the bot moves it sets off are one
-commit, one step of the table and one write to each socket, not one of each per
-move.
+the move before them: a bot's move and the bot moves after it are one commit,
+one step of the table and one write to each socket, not one of each per move.
+(The table stores a person's own move on its own: its update is what they wait
+for.)
 """
 
 from __future__ import annotations
