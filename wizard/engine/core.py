@@ -431,11 +431,6 @@ class GameCore:
 _BIT: tuple[int, ...] = tuple(1 << card for card in range(NUM_CARDS))
 _SUIT_MASKS = SUIT_MASKS
 _WIZARDS_AND_JESTERS = WIZARD_MASK | JESTER_MASK
-_LIST_SLOTS = frozenset({
-    "hands", "bids", "tricks", "trick", "played", "scores", "last_trick", "last_bids",
-    "last_tricks", "last_changes",
-})
-_SCALAR_SLOTS = tuple(name for name in GameCore.__slots__ if name not in _LIST_SLOTS)
 _STORED_SLOTS = tuple(name for name in GameCore.__slots__ if name != "orders")
 
 

@@ -52,13 +52,9 @@ from wizard.engine import (
 SuitName = Literal["red", "yellow", "green", "blue"]
 KindName = Literal["number", "wizard", "jester"]
 PhaseName = Literal["choosing_trump", "bidding", "playing", "finished"]
-_SUIT_NAMES: dict[Suit, SuitName] = {Suit.RED: "red", Suit.YELLOW: "yellow",
-                                     Suit.GREEN: "green", Suit.BLUE: "blue"}
-_KIND_NAMES: dict[CardKind, KindName] = {CardKind.NUMBER: "number", CardKind.WIZARD: "wizard",
-                                         CardKind.JESTER: "jester"}
-_PHASE_NAMES: dict[Phase, PhaseName] = {Phase.CHOOSING_TRUMP: "choosing_trump",
-                                        Phase.BIDDING: "bidding", Phase.PLAYING: "playing",
-                                        Phase.FINISHED: "finished"}
+_SUIT_NAMES: dict[Suit, SuitName] = {s: s.value for s in Suit}
+_KIND_NAMES: dict[CardKind, KindName] = {k: k.value for k in CardKind}
+_PHASE_NAMES: dict[Phase, PhaseName] = {p: p.value for p in Phase}
 
 
 def suit_name(suit: Suit | None) -> SuitName | None:
