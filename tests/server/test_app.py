@@ -16,7 +16,8 @@ from .driver import my_turn
 def test_http_endpoints(harness: Harness) -> None:
     client = harness.client
     assert client.get("/healthz").json() == {"status": "ok"}
-    assert client.get("/readyz").json() == {"ready": True, "decider": True, "store": True}
+    assert client.get("/readyz").json() == {"ready": True, "decider": True, "degraded": False,
+                                            "store": True}
     page = client.get("/")
     assert page.status_code == 200 and "Wizard online" in page.text
     assert client.get("/static/index.html").status_code == 200

@@ -78,6 +78,12 @@ class Decider(Protocol):
         ...
 
     @property
+    def serving(self) -> bool:
+        """Whether it decides as asked now: False before `start`, after `close`, and while a
+        pool's dead worker is being replaced (its fallback answers meanwhile)."""
+        ...
+
+    @property
     def metrics(self) -> Collector | None:
         """The decider's own Prometheus metrics, if it has any."""
         ...
@@ -119,6 +125,8 @@ class InlineDecider:
         start = time.perf_counter()
         action, agent = act_with_strength(self.agent, request.spec, request.observation)
         return Decision(action, agent, None, 0.0, (time.perf_counter() - start) * 1000)
+
+    serving = True  # nothing to start: the heuristic is always there
 
     async def start(self) -> None:
         return None

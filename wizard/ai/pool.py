@@ -46,11 +46,10 @@ outlast that start fall back at once.
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
+import enum
 import threading
 import time
-from concurrent.futures import Executor, Future
+from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,7 +57,6 @@ from typing import Any
 import numpy as np
 import structlog
 
-from . import pool_executors as executors
 from . import pool_worker
 from .agents import Agent, HeuristicAgent, make_agent
 from .agents.base import require_turn
@@ -68,12 +66,32 @@ from .pool_deadlines import Deadlines
 from .pool_fallback import FallbackGate
 from .pool_metrics import PoolMetrics
 from .pool_settings import PoolSettings, default_workers
+from .pool_workers import BadPoolTransitionError, Workers
 
 log = structlog.get_logger(__name__)
 
 #: every ``Decision.reason`` the pool gives besides ``None`` (the asked-for agent decided)
 FALLBACK_REASONS = ("overloaded", "queue", "slow", "expired", "error", "worker_lost")
 MODEL_PREFIX = "model:"
+
+
+class PoolState(enum.Enum):
+    """The pool's lifecycle (whether its workers serve is `Workers`' state)."""
+
+    NEW = "new"
+    STARTING = "starting"
+    OPEN = "open"  # deciding; ``ready`` while the workers serve, degraded while replaced
+    CLOSING = "closing"
+    CLOSED = "closed"
+
+
+_NEXT_STATE = {
+    PoolState.NEW: {PoolState.STARTING},
+    PoolState.STARTING: {PoolState.OPEN, PoolState.CLOSED},
+    PoolState.OPEN: {PoolState.CLOSING},
+    PoolState.CLOSING: {PoolState.CLOSED},
+    PoolState.CLOSED: set(),
+}
 
 
 class _Waiting:
@@ -131,11 +149,10 @@ class InferencePool:
         self.fallback = fallback or HeuristicAgent()
         self.metrics = PoolMetrics()
         self.policies: frozenset[str] = frozenset()
-        self._state = "new"  # new -> starting -> ready -> closing -> closed
-        self._executor: Executor | None = None
-        self._generation = 0  # how many executors there were (one more after each break)
+        self._state = PoolState.NEW
+        self._workers = Workers(self.settings, self.metrics, on_up=self._workers_up,
+                                on_down=self._workers_down)
         self._slots: list[_Slot] = []
-        self._serving_now = False  # False after a break, until the new workers answer
         self._buffers: dict[tuple[str, str], _Buffer] = {}
         self._average_compute: dict[str, float] = {}
         self._last_probe: dict[str, float] = {}  # when each route last admitted a request
@@ -144,7 +161,6 @@ class InferencePool:
         self._drained = asyncio.Event()
         self._fallbacks = FallbackGate(self._fallback)
         self._deadlines: Deadlines[_Waiting] = Deadlines(self._time_up)
-        self._start_seconds = 0.0  # how long the workers took to start (a successor's too)
         self._loop: asyncio.AbstractEventLoop | None = None  # set by start
         self._loop_thread = 0  # the loop's thread (where `PipeExecutor` completes futures)
 
@@ -152,45 +168,52 @@ class InferencePool:
 
     @property
     def ready(self) -> bool:
-        """True once the workers have loaded the policies, until `close` (``/readyz``)."""
-        return self._state == "ready"
+        """True while the workers serve, from `start` until `close` (``/readyz``); False
+        while a dead worker's successor is starting (the pool is degraded: the fallback
+        answers what cannot wait for it)."""
+        return self._state is PoolState.OPEN and self._workers.serving
+
+    @property
+    def serving(self) -> bool:
+        """The `Decider` name of `ready`."""
+        return self.ready
+
+    def _become(self, state: PoolState) -> None:
+        if state not in _NEXT_STATE[self._state]:
+            raise BadPoolTransitionError(f"the pool cannot go from {self._state.value} "
+                                         f"to {state.value}")
+        self._state = state
 
     async def start(self) -> None:
         """Start the workers and wait until each has loaded the policies.
 
         Raises `RuntimeError` when they do not come up within ``start_timeout_s``.
         """
-        if self._state != "new":
+        if self._state is not PoolState.NEW:
             return
-        self._state = "starting"
-        started = time.monotonic()
-        self._executor = executors.new_executor(self.settings)
-        loop = self._loop = asyncio.get_running_loop()
+        self._become(PoolState.STARTING)
+        self._loop = asyncio.get_running_loop()
         self._loop_thread = threading.get_ident()
         try:
-            pings = await asyncio.wait_for(asyncio.gather(*(
-                loop.run_in_executor(self._executor, pool_worker.ping)
-                for _ in range(self.settings.workers))), self.settings.start_timeout_s)
-        except (TimeoutError, BrokenProcessPool, OSError) as exc:
-            await self._stop_workers()
-            self._state = "closed"
-            raise RuntimeError(f"inference pool workers did not start: {exc!r}") from exc
-        self._start_seconds = time.monotonic() - started
-        self.policies = frozenset(pings[0]["policies"])
-        for stem, error in pings[0]["errors"].items():
-            log.warning("pool_policy_not_loaded", policy=stem, error=error)
-        self._slots = [_Slot() for _ in range(
-            self.settings.workers * self.settings.batches_per_worker)]
-        self._serving_now = True
-        self._state = "ready"
+            await self._workers.start()
+        except RuntimeError:
+            self._become(PoolState.CLOSED)
+            raise
+        self.policies = self._workers.policies
+        self._slots = self._new_slots()
+        self._become(PoolState.OPEN)
         log.info("pool_started", workers=self.settings.workers, policies=sorted(self.policies),
-                 start_s=round(self._start_seconds, 2))
+                 start_s=round(self._workers.start_seconds, 2))
 
     async def close(self) -> None:
         """Answer every request in progress (by its deadline at the latest), then stop workers."""
-        if self._state in ("closing", "closed"):
+        if self._state in (PoolState.CLOSING, PoolState.CLOSED):
             return
-        self._state = "closing"
+        if self._state is not PoolState.OPEN:  # never started, or its start failed
+            self._state = PoolState.CLOSED
+            await self._workers.close()
+            return
+        self._become(PoolState.CLOSING)
         for buffer in self._buffers.values():
             buffer.ripe = True
         self._pump()
@@ -200,14 +223,20 @@ class InferencePool:
                 await asyncio.wait_for(self._drained.wait(), self.settings.max_wait_s)
             except TimeoutError:
                 log.warning("pool_drain_timeout", inflight=self.metrics.inflight)
-        await self._stop_workers()
+        await self._workers.close()
+        self._slots = []
         self._deadlines.close()
-        self._state = "closed"
+        self._become(PoolState.CLOSED)
         log.info("pool_closed")
+
+    @property
+    def start_seconds(self) -> float:
+        """How long the workers took to serve, the last successor's start included."""
+        return self._workers.start_seconds
 
     def worker_pids(self) -> list[int]:
         """Process ids of the live workers (for operators and tests)."""
-        return executors.worker_pids(self._executor)
+        return self._workers.pids()
 
     # -- deciding ------------------------------------------------------------------------
 
@@ -252,12 +281,13 @@ class InferencePool:
         route = self._route(request.spec.agent)
         if isinstance(route, Agent):
             return self._inline(route, request)
-        if route is None or self._state != "ready":
+        if route is None or self._state is not PoolState.OPEN:
             return "error"
         if request.deadline <= arrived:
             return "expired"
-        if request.deadline - arrived < self._start_seconds and not self._serving():
-            return "worker_lost"  # no worker, and a successor would not start in time
+        workers = self._workers
+        if not workers.serving and request.deadline - arrived < workers.start_seconds:
+            return "worker_lost"  # no worker, and the successor would not start in time
         settings = self.settings
         if self.metrics.inflight >= settings.max_inflight:
             return "overloaded"
@@ -307,7 +337,8 @@ class InferencePool:
     def _warn_once(self, event: str, agent: str) -> None:
         if (event, agent) not in self._warned:
             self._warned.add((event, agent))
-            log.warning(event, agent=agent, policies=sorted(self.policies), state=self._state)
+            log.warning(event, agent=agent, policies=sorted(self.policies),
+                        state=self._state.value)
 
     def _buffer(self, kind: str, name: str, capacity: int) -> _Buffer:
         buffer = self._buffers.get((kind, name))
@@ -342,7 +373,7 @@ class InferencePool:
             self._kill_hung_workers()
             item.future.set_result("slow")
         else:
-            item.future.set_result("expired" if self._serving_now else "worker_lost")
+            item.future.set_result("expired" if self._workers.serving else "worker_lost")
 
     def _forget(self, buffer: _Buffer, item: _Waiting) -> None:
         """Take an answered request that never left its buffer out of it."""
@@ -376,7 +407,7 @@ class InferencePool:
 
     def _pump(self) -> None:
         """Send ripe batches, oldest first, to idle workers."""
-        if self._state not in ("ready", "closing"):
+        if self._state not in (PoolState.OPEN, PoolState.CLOSING) or not self._workers.serving:
             return
         for slot in self._slots:
             if slot.batch is not None:
@@ -425,14 +456,12 @@ class InferencePool:
         return ("agent", (buffer.name, request.spec, request.observation.to_dict()))
 
     def _send(self, slot: _Slot, message: tuple[str, tuple[Any, ...]]) -> bool:
-        """Submit ``message`` to the executor; False (its batch answered) if it is broken."""
-        assert self._executor is not None
+        """Submit ``message`` to the workers; False (its batch answered) if they broke."""
         loop = self._loop
         assert loop is not None  # started
-        slot.generation = self._generation
-        try:
-            done = self._executor.submit(pool_worker.run_task, message)
-        except (BrokenProcessPool, RuntimeError):  # broken, or shut down meanwhile
+        slot.generation = self._workers.generation
+        done = self._workers.submit(message)
+        if done is None:
             self._finished(slot, None)
             return False
         loop_thread = self._loop_thread
@@ -456,16 +485,15 @@ class InferencePool:
                 if done is None:
                     raise BrokenProcessPool("the executor is broken")
                 reply = done.result()
-            except BrokenProcessPool:
+            except (BrokenProcessPool, CancelledError):
                 self._resolve(batch.items, "worker_lost")
-                self._broken(slot.generation, len(batch.items))
+                self._workers.lost(slot.generation)
             except Exception as exc:  # e.g. the reply did not unpickle
                 log.error("pool_worker_error", agent=batch.buffer.name, rows=len(batch.items),
                           error=f"{type(exc).__name__}: {exc}", traceback="")
                 self._resolve(batch.items, "error")
             else:
                 if reply[0] == "ok":
-                    self._serving_now = True
                     self._deliver(batch, reply[1], time.monotonic())
                 else:  # the task raised in the worker
                     log.error("pool_worker_error", agent=batch.buffer.name,
@@ -508,17 +536,23 @@ class InferencePool:
 
     # -- workers -------------------------------------------------------------------------
 
-    def _serving(self) -> bool:
-        """Whether the workers answer (False after a break until the new ones do)."""
-        return self._state == "ready" and self._serving_now
+    def _new_slots(self) -> list[_Slot]:
+        return [_Slot() for _ in range(self.settings.workers * self.settings.batches_per_worker)]
 
-    def _give_up_waiting(self) -> None:
-        """No worker serves: requests that cannot outlast a successor's start fall back now."""
+    def _workers_down(self) -> None:
+        """The workers broke: what they held is lost, and so is what cannot outlast a
+        successor's start. New slots, so that a late answer of the old workers finds none."""
+        for slot in self._slots:
+            if slot.batch is not None:
+                self._resolve(slot.batch.items, "worker_lost")
+                slot.batch = None
+        self._slots = self._new_slots()
         now = time.monotonic()
+        start_seconds = self._workers.start_seconds
         for buffer in self._buffers.values():
             keep = []
             for item in buffer.items:
-                if item.request.deadline - now < self._start_seconds:
+                if item.request.deadline - now < start_seconds:
                     self.metrics.waiting -= 1
                     if not item.future.done():
                         item.future.set_result("worker_lost")
@@ -526,41 +560,19 @@ class InferencePool:
                     keep.append(item)
             buffer.items[:] = keep
 
-    def _broken(self, generation: int, held: int) -> None:
-        """A worker died and broke the executor: a new one takes over (once per break)."""
-        if generation != self._generation or self._state != "ready":
-            return
-        old = self._executor
-        pids = self.worker_pids()
-        self._generation += 1
-        self._executor = executors.new_executor(self.settings)
-        self._serving_now = False
-        self.metrics.worker_restarts += 1
-        log.warning("pool_worker_lost", pids=pids, held=held,
-                    restarts=self.metrics.worker_restarts)
-        if old is not None:
-            old.shutdown(wait=False, cancel_futures=True)
-            executors.kill_all(old)
-        self._give_up_waiting()
+    def _workers_up(self) -> None:
+        """A successor serves: what waited for it goes out."""
+        self._pump()
 
     def _kill_hung_workers(self) -> None:
-        """A worker stuck on one task for ``hung_worker_s`` is killed (and so replaced).
-
-        The executor cannot say which process runs which task, so every worker goes.
-        """
+        """A worker stuck on one task for ``hung_worker_s`` is killed (and so replaced)."""
         now = time.monotonic()
         stuck = [s.batch for s in self._slots
                  if s.batch is not None and now - s.batch.dispatched > self.settings.hung_worker_s]
-        if stuck and self._executor is not None:
+        if stuck:
             log.error("pool_worker_hung", seconds=round(now - stuck[0].dispatched, 1))
-            for pid in self.worker_pids():
-                os.kill(pid, signal.SIGKILL)
+            self._workers.kill_hung()
 
-    async def _stop_workers(self) -> None:
-        """Stop the executor; kill workers that do not stop within ``close_timeout_s``."""
-        executor, self._executor = self._executor, None
-        self._slots = []
-        if executor is not None:
-            await executors.stop(executor, self.settings.close_timeout_s)
 
-__all__ = ["FALLBACK_REASONS", "InferencePool", "PoolMetrics", "PoolSettings", "default_workers"]
+__all__ = ["FALLBACK_REASONS", "InferencePool", "PoolMetrics", "PoolSettings", "PoolState",
+           "default_workers"]

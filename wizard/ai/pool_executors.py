@@ -12,6 +12,7 @@ import asyncio
 import multiprocessing
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
+from multiprocessing.process import BaseProcess
 
 import structlog
 
@@ -34,25 +35,29 @@ def new_executor(settings: PoolSettings) -> Executor:
                                initializer=pool_worker.init_worker, initargs=initargs)
 
 
+def processes(executor: Executor | None) -> list[BaseProcess]:
+    """The executor's worker processes (both transports keep them in ``_processes``)."""
+    return list((getattr(executor, "_processes", None) or {}).values())
+
+
 def worker_pids(executor: Executor | None) -> list[int]:
     """Process ids of the executor's live workers."""
-    processes = getattr(executor, "_processes", None) or {}
-    return [pid for pid, process in processes.items() if process.is_alive()]
+    return [p.pid for p in processes(executor) if p.pid is not None and p.is_alive()]
 
 
 def kill_all(executor: Executor) -> None:
     """SIGKILL every process an executor still has (its tasks are lost anyway)."""
-    for process in list((getattr(executor, "_processes", None) or {}).values()):
+    for process in processes(executor):
         if process.is_alive():
             process.kill()
 
 
 async def stop(executor: Executor, close_timeout_s: float) -> None:
     """Stop ``executor``; kill workers that do not stop within ``close_timeout_s``."""
-    processes = list((getattr(executor, "_processes", None) or {}).values())
+    workers = processes(executor)
     executor.shutdown(wait=False, cancel_futures=True)
     deadline = time.monotonic() + close_timeout_s
-    for process in processes:
+    for process in workers:
         await asyncio.to_thread(process.join, max(0.0, deadline - time.monotonic()))
         if process.is_alive():
             log.warning("pool_worker_killed", pid=process.pid)
@@ -61,4 +66,4 @@ async def stop(executor: Executor, close_timeout_s: float) -> None:
     await asyncio.to_thread(executor.shutdown, True)
 
 
-__all__ = ["kill_all", "new_executor", "stop", "worker_pids"]
+__all__ = ["kill_all", "new_executor", "processes", "stop", "worker_pids"]

@@ -37,6 +37,8 @@ class PoolMetrics(Collector):
         self.inflight = 0
         self.waiting = 0
         self.worker_restarts = 0
+        self.restart_failures = 0
+        self.serving = False  # the workers answer (False before start, and while replaced)
         self.batches = 0
         self.batch_rows = 0
         self.queue_seconds = [0] * (len(LATENCY_BUCKETS) + 1)
@@ -64,6 +66,8 @@ class PoolMetrics(Collector):
             "inflight": self.inflight,
             "waiting": self.waiting,
             "worker_restarts": self.worker_restarts,
+            "restart_failures": self.restart_failures,
+            "serving": self.serving,
             "batches": self.batches,
             "batch_rows": self.batch_rows,
         }
@@ -81,6 +85,11 @@ class PoolMetrics(Collector):
                                 self.waiting)
         yield CounterMetricFamily(f"{prefix}_worker_restarts", "Workers replaced after dying.",
                                   self.worker_restarts)
+        yield CounterMetricFamily(f"{prefix}_restart_failures", "Successor workers that did "
+                                  "not start (each retried with backoff).", self.restart_failures)
+        yield GaugeMetricFamily(f"{prefix}_serving", "1 while the workers answer; 0 while a "
+                                "dead worker's successor starts (the pool is degraded).",
+                                float(self.serving))
         yield CounterMetricFamily(f"{prefix}_batches", "Batches sent to workers.", self.batches)
         yield CounterMetricFamily(f"{prefix}_batch_rows", "Requests sent in batches.",
                                   self.batch_rows)

@@ -47,6 +47,9 @@ class PoolSettings:
     hung_worker_s: float = 60.0  # a worker stuck this long on one task is killed
     start_timeout_s: float = 120.0
     close_timeout_s: float = 10.0
+    # a successor that fails to start is retried after this long, doubling up to the max
+    restart_backoff_s: float = 0.5
+    restart_backoff_max_s: float = 30.0
     compute_average_weight: float = 0.2  # weight of the newest sample in the moving average
     # a route judged too slow still gets one request through this often, so that its
     # average can learn that it became fast again (else ``slow`` would stick forever)
@@ -64,6 +67,8 @@ class PoolSettings:
             (self.deadline_margin_ms >= 0.0, "deadline_margin_ms must be >= 0"),
             (0.0 < self.compute_average_weight <= 1.0, "compute_average_weight must be in (0, 1]"),
             (self.slow_probe_s > 0.0, "slow_probe_s must be > 0"),
+            (0.0 < self.restart_backoff_s <= self.restart_backoff_max_s,
+             "restart_backoff_s must be > 0 and <= restart_backoff_max_s"),
         )
         for ok, message in checks:
             if not ok:

@@ -99,7 +99,8 @@ class ServerState:
 
     @property
     def ready(self) -> bool:
-        return self.decider_started and self.store.is_open and not self.shutting_down
+        return (self.decider_started and self.decider.serving and self.store.is_open
+                and not self.shutting_down)
 
     def refusal(self, ws: WebSocket) -> tuple[int, str, str] | None:
         """``(http status, reason, text)`` if this handshake must be refused, else None."""
@@ -229,7 +230,10 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
         return Response(b'{"status":"ok"}', media_type="application/json")
 
     async def readyz(request: Request) -> Response:
+        # degraded: the decider started, but its workers are being replaced (bots fall back)
         body = msgspec.json.encode({"ready": state.ready, "decider": state.decider_started,
+                                    "degraded": state.decider_started
+                                    and not state.decider.serving,
                                     "store": state.store.is_open})
         return Response(body, status_code=200 if state.ready else 503,
                         media_type="application/json")
