@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wizard.engine import Event, Observation, WizardGame
-from wizard.server.net.protocol import Clock, ServerMessage, Update, encode
+from wizard.protocol import Clock, ServerMessage, Update, encode
 from wizard.server.net.updates import event_view, observation_view
 
 View = tuple[Observation, list[Event]]

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as sync_connect
 
-from wizard.server.net.protocol import ProtocolError, decode_client
+from wizard.protocol import ProtocolError, decode_client
 
 from .conftest import Harness, WsClient
 from .driver import Message, act_message, finished, my_turn, next_id

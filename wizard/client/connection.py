@@ -20,6 +20,7 @@ from .messages import (
     RATE_LIMITED,
     Ack,
     Act,
+    ActionView,
     AddBot,
     Answer,
     ClientError,
@@ -238,12 +239,15 @@ class Client:
     async def leave(self, table_id: str) -> None:
         await self.request(LeaveTable(table_id=table_id))
 
-    async def act(self, table_id: str, action: dict[str, Any]) -> Answer:
-        """Play an engine action (``{"type": "bid", "value": 1}``).
+    async def act(self, table_id: str, action: ActionView | dict[str, Any]) -> Answer:
+        """Play an engine action: as an update lists it (``{"type": "bid", "value": 1}``),
+        or its struct (`ActionView`).
 
-        Raises `ServerError` (``not_your_turn``, ``illegal_action``, ...) when refused.
+        Raises `ServerError` (``not_your_turn``, ``illegal_action``, ...) when refused, and
+        `msgspec.ValidationError` (nothing sent) for an object that is no action.
         """
-        return await self.request(Act(table_id=table_id, action=action))
+        typed = msgspec.convert(action, ActionView) if isinstance(action, dict) else action
+        return await self.request(Act(table_id=table_id, action=typed))
 
     async def sync(self, table_id: str) -> None:
         await self.request(Sync(table_id=table_id))

@@ -1,8 +1,8 @@
-"""What the client sends and receives: the server's protocol structs, decoded and encoded
-here, and the client's errors.
+"""What the client sends and receives: the protocol's structs (`wizard.protocol`),
+decoded and encoded here, and the client's errors.
 
-This module is the one place that imports ``wizard.server.net.protocol``; everything else
-in `wizard.client` (and `wizard.play`, `wizard.loadtest`) takes the structs from here.
+Everything else in `wizard.client` (and `wizard.play`, `wizard.loadtest`) takes the
+structs from here.
 """
 
 from __future__ import annotations
@@ -12,16 +12,17 @@ from typing import Any, TypeVar
 
 import msgspec
 
-# move this import if the server's protocol module moves: nothing else names it
-from wizard.server.net.protocol import (
+from wizard.protocol import (
     Ack,
     Act,
+    ActionView,
     AddBot,
     ChatMessage,
     ClientMessage,
     Clock,
     CreateTable,
     Error,
+    ErrorCode,
     Hello,
     JoinTable,
     LeaveTable,
@@ -49,7 +50,7 @@ M = TypeVar("M", bound=ServerMessage)
 class Update(ServerMessage, tag="update", frozen=True):
     """An ``update`` as the client reads it: observation and events as JSON objects.
 
-    The server builds typed structs (`wizard.server.net.updates`); the client reads
+    The server builds typed structs (`wizard.protocol.game`); the client reads
     them as plain objects, so it acts on ``legal_actions`` and ``phase`` and hands the
     rest on (`Observation.from_dict` parses the engine's view from it) without
     refusing a field it does not know.
@@ -69,7 +70,7 @@ AnyServerMessage = (
 decoder = msgspec.json.Decoder(AnyServerMessage)
 encoder = msgspec.json.Encoder()
 
-RATE_LIMITED = "rate_limited"
+RATE_LIMITED = ErrorCode.RATE_LIMITED.value
 
 
 class ClientError(Exception):
@@ -113,9 +114,9 @@ class Answer:
 
 
 __all__ = [
-    "RATE_LIMITED", "Ack", "Act", "AddBot", "Answer", "AnyServerMessage", "ChatMessage",
-    "ClientError", "ClientMessage", "ConnectionLost", "CreateTable", "Error", "Hello", "JoinTable",
-    "LeaveTable", "Level", "ListTables", "Options", "Ping", "PlayBots", "Pong", "Rematch",
-    "ServerError", "ServerMessage", "ServerShutdown", "Spectate", "StartGame", "Sync",
-    "TableClosed", "TableInfo", "Tables", "Update", "Welcome"
+    "RATE_LIMITED", "Ack", "Act", "ActionView", "AddBot", "Answer", "AnyServerMessage",
+    "ChatMessage", "ClientError", "ClientMessage", "ConnectionLost", "CreateTable", "Error",
+    "Hello", "JoinTable", "LeaveTable", "Level", "ListTables", "Options", "Ping", "PlayBots",
+    "Pong", "Rematch", "ServerError", "ServerMessage", "ServerShutdown", "Spectate", "StartGame",
+    "Sync", "TableClosed", "TableInfo", "Tables", "Update", "Welcome"
 ]

@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from wizard.ai.decision import Decider, InlineDecider
+from wizard.protocol import PAGE_MAX, Analyse, ServerShutdown, encode
 
 from .analysis.jobs import AnalysisService, AnalysisSettings, make_runner
 from .clock import MONOTONIC, Now
@@ -33,7 +34,6 @@ from .net.connection import CLOSE_GOING_AWAY, Connection
 from .net.handlers import Dispatcher
 from .net.headers import SecurityHeaders
 from .net.limits import origin_allowed
-from .net.protocol import PAGE_MAX, Analyse, ServerShutdown, encode
 from .settings import Settings
 from .storage.history import History
 from .storage.store import SqliteStore

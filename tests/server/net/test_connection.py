@@ -8,6 +8,7 @@ from typing import Any, cast
 import pytest
 from starlette.websockets import WebSocket
 
+from wizard.protocol import Pong
 from wizard.server.metrics import ServerMetrics
 from wizard.server.net.connection import (
     CLOSE_POLICY,
@@ -15,7 +16,6 @@ from wizard.server.net.connection import (
     Connection,
     ConnectionState,
 )
-from wizard.server.net.protocol import Pong
 from wizard.server.tables.player import Player
 
 

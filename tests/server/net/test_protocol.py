@@ -6,15 +6,20 @@ import json
 
 import pytest
 
-from wizard.server.net.protocol import (
+from wizard.engine import ACTIONS_BY_INDEX
+from wizard.protocol import (
+    ACTION_VIEWS,
     CLIENT_TYPES,
     Ack,
+    Act,
     ErrorCode,
     Hello,
     Ping,
     ProtocolError,
+    action_index_of,
     decode_client,
     encode,
+    engine_action,
     message_id_of,
 )
 
@@ -52,6 +57,28 @@ def test_decode_and_encode_round_trip() -> None:
     assert decode_client(b'{"type": "ping"}') == Ping()
     assert json.loads(encode(Ack(id=9))) == {"type": "ack", "id": 9}
     assert "act" in CLIENT_TYPES and "play_bots" in CLIENT_TYPES
+
+
+def test_every_engine_action_arrives_typed_with_its_index() -> None:
+    for index, action in enumerate(ACTIONS_BY_INDEX):
+        frame = json.dumps({"type": "act", "table_id": "t_1", "action": action.to_dict()})
+        message = decode_client(frame)
+        assert isinstance(message, Act)
+        assert action_index_of(message.action) == index
+        assert engine_action(message.action) is action  # the engine's own instance
+        assert message.action == ACTION_VIEWS[index]
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "bid", "value": 21}, {"type": "bid", "value": -1}, {"type": "bid", "value": True},
+    {"type": "bid", "value": 1.0}, {"type": "bid"}, {"type": "bid", "value": 1, "player": 0},
+    {"type": "play", "card": 60}, {"type": "play", "card": "3"}, {"type": "trump", "suit": "pink"},
+    {"type": "dance"}, {"value": 1}, [], "bid",
+])
+def test_a_malformed_action_is_a_bad_message(action: object) -> None:
+    with pytest.raises(ProtocolError) as info:
+        decode_client(json.dumps({"type": "act", "table_id": "t_1", "action": action}))
+    assert info.value.code is ErrorCode.BAD_MESSAGE and "action" in info.value.message
 
 
 def test_the_id_of_a_refused_message_is_kept_for_the_error() -> None:

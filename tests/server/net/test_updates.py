@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wizard.engine import GameOptions, WizardGame
-from wizard.server.net.protocol import Clock, Update, encode
-from wizard.server.net.updates import ACTION_VIEWS, CARD_VIEWS, event_view, observation_view
+from wizard.protocol import ACTION_VIEWS, Clock, Update, encode
+from wizard.server.net.updates import CARD_VIEWS, event_view, observation_view
 
 to_json = msgspec.json.encode
 

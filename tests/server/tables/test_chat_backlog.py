@@ -7,7 +7,7 @@ import doctest
 
 import pytest
 
-from wizard.server.net.protocol import ChatMessage
+from wizard.protocol import ChatMessage
 from wizard.server.storage import visibility
 from wizard.server.tables import chat
 from wizard.server.tables.chat import CHAT_BACKLOG, ChatLog

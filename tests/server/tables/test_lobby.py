@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from wizard.engine import GameOptions
+from wizard.protocol import ErrorCode, ProtocolError
 from wizard.server.clock import ManualClock
-from wizard.server.net.protocol import ErrorCode, ProtocolError
 
 from ..conftest import fast_settings
 from ..unit import lobby_and_dispatcher, open_connection

@@ -8,7 +8,7 @@ from typing import Any, cast
 
 import pytest
 
-from wizard.engine import WizardGame
+from wizard.engine import Bid, WizardGame, action_index
 from wizard.server.storage.db import StoreFullError
 from wizard.server.storage.store import SqliteStore
 from wizard.server.tables.moves import Move, moves_from, store_moves
@@ -23,7 +23,7 @@ class Store:
         self.appended: list[tuple[Any, ...]] = []
         self.between_games: Any = None
 
-    async def append(self, table_id: str, seq: int, moves: list[tuple[int, dict[str, Any]]], *,
+    async def append(self, table_id: str, seq: int, moves: list[tuple[int, int]], *,
                      finish: tuple[list[int], list[int]] | None = None,
                      between_games: dict[str, Any] | None = None) -> None:
         if self.full:
@@ -58,7 +58,7 @@ def test_a_move_is_stored_then_applied() -> None:
     seat, before = game.current_player, game.to_dict()
     play(store, game, 1)
     assert game.to_dict() != before
-    assert store.appended == [("t_1", 1, [(seat, {"type": "bid", "value": 0})], None)]
+    assert store.appended == [("t_1", 1, [(seat, action_index(Bid(0)))], None)]
 
 
 def test_a_move_the_store_refuses_changes_nothing() -> None:
@@ -89,7 +89,7 @@ def test_the_moves_that_follow_at_once_are_decided_on_a_copy_and_stored_in_one_c
     asyncio.run(store_moves(cast(SqliteStore, store), "t_1", 7, moves, after))
     [(_, seq, stored, finish)] = store.appended  # one commit, versions 7, 8, 9
     assert seq == 7 and [seat for seat, _ in stored] == [m.seat for m in moves]
-    assert [action for _, action in stored] == [m.action.to_dict() for m in moves]
+    assert [index for _, index in stored] == [action_index(m.action) for m in moves]
     assert finish is None
 
 

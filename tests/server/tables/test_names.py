@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wizard.server.net.protocol import ProtocolError
+from wizard.protocol import ProtocolError
 from wizard.server.tables.names import player_name
 
 from ..conftest import Harness

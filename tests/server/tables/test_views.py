@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from wizard.engine import GameOptions, WizardGame
-from wizard.server.net.protocol import ChatMessage, TableInfo, encode, message_tag
+from wizard.protocol import ChatMessage, TableInfo, encode, message_tag
 from wizard.server.tables.audience import Audience
 from wizard.server.tables.player import Player
 from wizard.server.tables.seats import Seats

@@ -40,9 +40,16 @@ from starlette.routing import Route
 from wizard.ai import pool_worker
 from wizard.ai.analysis import BLUNDER, MISTAKE, AnalysisBudget, GameRecord, build_report
 from wizard.ai.pool import InferencePool
+from wizard.protocol import (
+    Analyse,
+    Analysis,
+    AnalysisProgress,
+    AnalysisState,
+    ErrorCode,
+    ProtocolError,
+)
 
 from ..net.connection import Connection
-from ..net.protocol import Analyse, Analysis, AnalysisProgress, ErrorCode, ProtocolError
 from ..settings import Settings
 from ..storage.analyses import AnalysisStore
 from ..storage.history import _error, _json, game_record
@@ -174,7 +181,7 @@ class Job:
     owner: str
     record: dict[str, Any]
     watchers: dict[Connection, tuple[int, ...]] = field(default_factory=dict)
-    state: str = "queued"
+    state: AnalysisState = AnalysisState.QUEUED
     done: int = 0
     total: int = 0
     task: asyncio.Task[None] | None = None
@@ -297,7 +304,7 @@ class AnalysisService:
                 self.queue.remove(job)
                 for waiting in self.queue:
                     self._tell(waiting, force=True)  # positions moved up
-                job.state = "running"
+                job.state = AnalysisState.RUNNING
                 self._tell(job, force=True)
                 reports = await self._analyse(job)
             await self.results.save(job.game_id, self.settings.worlds, reports)
@@ -314,7 +321,7 @@ class AnalysisService:
             self.failed += 1
             reason = str(exc) if isinstance(exc, TimeoutError) else "the analysis failed"
             log.warning("analysis_failed", game_id=job.game_id, error=repr(exc))
-            job.state = "failed"
+            job.state = AnalysisState.FAILED
             message = self._progress(job, reason)
             for connection in job.watchers:
                 connection.send(message)
@@ -337,12 +344,12 @@ class AnalysisService:
                 finished, _ = await asyncio.wait({part}, timeout=WAITING_AFTER_S)
                 if finished:
                     break
-                if self.runner.live_busy() and job.state != "waiting":
-                    job.state = "waiting"
+                if self.runner.live_busy() and job.state is not AnalysisState.WAITING:
+                    job.state = AnalysisState.WAITING
                     self._tell(job, force=True)
             _, total, new = part.result()
             decisions += new
-            job.done, job.total, job.state = len(decisions), total, "running"
+            job.done, job.total, job.state = len(decisions), total, AnalysisState.RUNNING
             self._tell(job)
             if len(decisions) >= total:
                 break

@@ -23,11 +23,12 @@ from typing import TYPE_CHECKING
 import structlog
 from starlette.websockets import WebSocket
 
+from wizard.protocol import ServerMessage, encode, message_tag
+
 from ..clock import MONOTONIC, Now
 from ..metrics import ServerMetrics
 from .addresses import client_address
 from .limits import Strikes, TokenBucket
-from .protocol import ServerMessage, encode, message_tag
 
 if TYPE_CHECKING:
     from ..tables.player import Player

@@ -14,21 +14,15 @@ from typing import Any
 import structlog
 
 from wizard.ai.levels import BotLevel
-from wizard.engine import GameOptions, action_from_dict
-
-from ..metrics import ServerMetrics
-from ..settings import Settings
-from ..storage.db import StoreFullError
-from ..tables.lobby import Lobby
-from .connection import CLOSE_POLICY, CLOSE_TOO_BIG, Connection
-from .limits import Strikes, TokenBucket
-from .protocol import (
+from wizard.engine import GameOptions
+from wizard.protocol import (
     Ack,
     Act,
     AddBot,
     Chat,
     ChatMessage,
     ClientMessage,
+    CloseReason,
     CreateTable,
     Error,
     ErrorCode,
@@ -47,9 +41,17 @@ from .protocol import (
     StartGame,
     Sync,
     decode_client,
+    engine_action,
     message_id_of,
     message_type_of,
 )
+
+from ..metrics import ServerMetrics
+from ..settings import Settings
+from ..storage.db import StoreFullError
+from ..tables.lobby import Lobby
+from .connection import CLOSE_POLICY, CLOSE_TOO_BIG, Connection
+from .limits import Strikes, TokenBucket
 
 log = structlog.get_logger(__name__)
 
@@ -227,15 +229,13 @@ class Dispatcher:
             await table.start(player)
         except BaseException:
             # all or nothing: a game that did not start leaves no waiting table behind
-            await table.close("failed")
+            await table.close(CloseReason.FAILED)
             raise
 
     async def act(self, connection: Connection, message: Act) -> None:
-        try:
-            action = action_from_dict(message.action)
-        except ValueError as exc:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"action: {exc}") from None
-        await self.lobby.table(message.table_id).act(self._player(connection), action)
+        # decoded in range already: the table checks it against the rules, once
+        await self.lobby.table(message.table_id).act(self._player(connection),
+                                                     engine_action(message.action))
 
     async def sync(self, connection: Connection, message: Sync) -> None:
         await self.lobby.table(message.table_id).sync(connection)

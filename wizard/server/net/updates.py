@@ -1,12 +1,11 @@
-"""The typed parts of an ``update`` message: observation, cards, actions and events.
+"""The engine's game turned into the structs of an ``update`` (`wizard.protocol.game`).
 
-msgspec Structs with the field names, order and values of the engine's
-``to_dict`` forms, so the JSON is the same byte for byte; they are built
-straight from the engine's values (cards, played cards and actions come from
-tables built at import, enums encode as their values), which makes encoding an
-update about twice as fast as going through ``to_dict`` (docs/performance.md).
-The engine keeps its own types; this module is the one place that turns them
-into what travels.
+The structs have the field names, order and values of the engine's ``to_dict``
+forms, so the JSON is the same byte for byte; they are built straight from the
+engine's values (cards, played cards and actions come from tables built at import,
+enums become their names), which makes encoding an update about twice as fast as
+going through ``to_dict`` (docs/performance.md). The engine keeps its own types;
+this module is the one place that turns them into what travels.
 
 >>> from wizard.engine import WizardGame
 >>> game = WizardGame(3, seed=1)
@@ -19,18 +18,14 @@ True
 
 from __future__ import annotations
 
-from typing import Literal
-
 import msgspec
 
 from wizard.engine import (
     ACTIONS_BY_INDEX,
     ALL_CARDS,
     Action,
-    Bid,
     Card,
     CardKind,
-    ChooseTrump,
     Event,
     GameFinished,
     GameOptions,
@@ -46,13 +41,28 @@ from wizard.engine import (
     TrumpChosen,
     action_index,
 )
+from wizard.protocol import (
+    ACTION_VIEWS,
+    SUIT_NAMES,
+    ActionView,
+    CardView,
+    EventView,
+    GameFinishedEvent,
+    KindName,
+    ObservationView,
+    Options,
+    PhaseName,
+    PlayedCardView,
+    RoundCompletedEvent,
+    RoundStartedEvent,
+    RoundView,
+    SuitName,
+    TrickCompletedEvent,
+    TrickView,
+    TrumpChosenEvent,
+)
 
-# Enum fields are written as their values: msgspec encodes a struct of plain strings about
-# twice as fast as one of enums (60 cards: 6.7 against 12.8 µs), and an update is mostly cards.
-SuitName = Literal["red", "yellow", "green", "blue"]
-KindName = Literal["number", "wizard", "jester"]
-PhaseName = Literal["choosing_trump", "bidding", "playing", "finished"]
-_SUIT_NAMES: dict[Suit, SuitName] = {s: s.value for s in Suit}
+_SUIT_NAMES = SUIT_NAMES
 _KIND_NAMES: dict[CardKind, KindName] = {k: k.value for k in CardKind}
 _PHASE_NAMES: dict[Phase, PhaseName] = {p: p.value for p in Phase}
 
@@ -62,133 +72,6 @@ def suit_name(suit: Suit | None) -> SuitName | None:
     return None if suit is None else _SUIT_NAMES[suit]
 
 
-class Options(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
-    """The engine's `GameOptions`: what a client sends, and what an observation shows."""
-
-    hidden_bids: bool = False
-    forbid_even_bids: bool = True
-    wizard_trump_dealer_chooses: bool = False
-
-
-class CardView(msgspec.Struct, frozen=True, gc=False):
-    """``{"id": 17, "kind": "number", "suit": "yellow", "rank": 5}`` (`Card.to_dict`)."""
-
-    id: int
-    kind: KindName
-    suit: SuitName | None
-    rank: int
-
-
-class PlayedCardView(msgspec.Struct, frozen=True, gc=False):
-    player: int
-    card: CardView
-
-
-class TrickView(msgspec.Struct, frozen=True, gc=False):
-    round_number: int
-    trick_number: int
-    cards: tuple[PlayedCardView, ...]
-    winner: int
-    trump_card: CardView | None
-    trump_suit: SuitName | None
-
-
-class RoundView(msgspec.Struct, frozen=True, gc=False):
-    """One scored round; every tuple is indexed by seat (`RoundResult.to_dict`)."""
-
-    round_number: int
-    bids: tuple[int, ...]
-    tricks: tuple[int, ...]
-    score_changes: tuple[int, ...]
-    scores: tuple[int, ...]
-
-
-class BidView(msgspec.Struct, tag_field="type", tag="bid", frozen=True, gc=False):
-    value: int
-
-
-class PlayView(msgspec.Struct, tag_field="type", tag="play", frozen=True, gc=False):
-    card: int  # the card id, as a client sends it back
-
-
-class TrumpView(msgspec.Struct, tag_field="type", tag="trump", frozen=True, gc=False):
-    suit: SuitName
-
-
-ActionView = BidView | PlayView | TrumpView
-
-
-class ObservationView(msgspec.Struct, frozen=True, gc=False):
-    """One seat's view (`Observation.to_dict`); ``player`` is null for spectators."""
-
-    player: int | None
-    num_players: int
-    options: Options
-    phase: PhaseName
-    round_number: int
-    total_rounds: int
-    dealer: int
-    current_player: int | None
-    hand: tuple[CardView, ...]
-    hand_sizes: tuple[int, ...]
-    trump_card: CardView | None
-    trump_suit: SuitName | None
-    bids: tuple[int | None, ...]
-    has_bid: tuple[bool, ...]
-    tricks_won: tuple[int, ...]
-    scores: tuple[int, ...]
-    trick_number: int
-    trick_leader: int
-    current_trick: tuple[PlayedCardView, ...]
-    lead_suit: SuitName | None
-    played_cards: tuple[CardView, ...]
-    last_trick: TrickView | None
-    round_history: msgspec.Raw  # the JSON array of `RoundView`s (`GameViews` keeps it)
-    legal_actions: tuple[ActionView, ...]
-    winners: tuple[int, ...]
-
-
-class RoundStartedEvent(msgspec.Struct, tag_field="type", tag="round_started", frozen=True,
-                        gc=False):
-    round_number: int
-    dealer: int
-    trump_card: CardView | None
-    trump_suit: SuitName | None
-
-
-class TrumpChosenEvent(msgspec.Struct, tag_field="type", tag="trump_chosen", frozen=True,
-                       gc=False):
-    player: int
-    suit: SuitName
-
-
-class TrickCompletedEvent(msgspec.Struct, tag_field="type", tag="trick_completed",
-                          frozen=True, gc=False):
-    trick: TrickView
-
-
-class RoundCompletedEvent(msgspec.Struct, tag_field="type", tag="round_completed",
-                          frozen=True, gc=False):
-    result: RoundView
-
-
-class GameFinishedEvent(msgspec.Struct, tag_field="type", tag="game_finished", frozen=True,
-                        gc=False):
-    scores: tuple[int, ...]
-    winners: tuple[int, ...]
-
-
-class AutoPlayedEvent(msgspec.Struct, tag_field="type", tag="auto_played", frozen=True,
-                      gc=False):
-    """The server's own event: someone else played for seat ``player`` (and why)."""
-
-    player: int
-    reason: str  # "timeout" (the turn clock ran out) or "away" (past the grace period)
-
-
-EventView = (RoundStartedEvent | TrumpChosenEvent | TrickCompletedEvent | RoundCompletedEvent
-             | GameFinishedEvent | AutoPlayedEvent)
-
 # --- built once: every card, every card a seat can play, every action -----------------------
 
 CARD_VIEWS: tuple[CardView, ...] = tuple(
@@ -197,15 +80,6 @@ _PLAYED_VIEWS: tuple[tuple[PlayedCardView, ...], ...] = tuple(
     tuple(PlayedCardView(seat, view) for view in CARD_VIEWS) for seat in range(6))
 
 
-def _action_view(action: Action) -> ActionView:
-    if isinstance(action, Bid):
-        return BidView(action.value)
-    if isinstance(action, ChooseTrump):
-        return TrumpView(_SUIT_NAMES[action.suit])
-    return PlayView(action.card.id)
-
-
-ACTION_VIEWS: tuple[ActionView, ...] = tuple(_action_view(a) for a in ACTIONS_BY_INDEX)
 _OPTIONS: dict[GameOptions, Options] = {}
 
 
@@ -334,26 +208,8 @@ def event_view(event: Event) -> EventView:
 
 
 __all__ = [
-    "ACTION_VIEWS",
     "CARD_VIEWS",
-    "ActionView",
-    "AutoPlayedEvent",
-    "BidView",
-    "CardView",
-    "EventView",
-    "GameFinishedEvent",
     "GameViews",
-    "ObservationView",
-    "Options",
-    "PlayView",
-    "PlayedCardView",
-    "RoundCompletedEvent",
-    "RoundStartedEvent",
-    "RoundView",
-    "TrickCompletedEvent",
-    "TrickView",
-    "TrumpChosenEvent",
-    "TrumpView",
     "card_view",
     "event_view",
     "observation_view",

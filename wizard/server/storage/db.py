@@ -440,7 +440,8 @@ class Database:
                  json.dumps(table_info)))
 
     @staticmethod
-    def insert_action(game_id: str, seq: int, seat: int, action: dict[str, Any]) -> _Write:
+    def insert_action(game_id: str, seq: int, seat: int,
+                      action: dict[str, Any] | msgspec.Struct) -> _Write:
         return ("INSERT INTO actions (game_id, seq, seat, action, time) VALUES (?, ?, ?, ?, ?)",
                 (game_id, seq, seat, _ENCODE(action).decode(), time.time()))
 

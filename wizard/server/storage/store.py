@@ -25,6 +25,8 @@ from typing import Any
 
 import structlog
 
+from wizard.protocol import ACTION_VIEWS
+
 from .db import Database, load_games
 from .records import StoredGame, StoredSeat, decode_result, decode_seats, decode_settings
 from .visibility import listed_condition
@@ -126,10 +128,10 @@ class SqliteStore:
         """A restored table continues its stored game."""
         self._game_of_table[table_id] = game_id
 
-    def append(self, table_id: str, seq: int, moves: Sequence[tuple[int, dict[str, Any]]], *,
+    def append(self, table_id: str, seq: int, moves: Sequence[tuple[int, int]], *,
                finish: tuple[list[int], list[int]] | None = None,
                between_games: dict[str, Any] | None = None) -> asyncio.Future[None]:
-        """Record ``moves``, ``(seat, action)`` each, as versions ``seq``, ``seq + 1``, ….
+        """Record ``moves``, ``(seat, action index)`` each, as versions ``seq``, ``seq + 1``, ….
 
         They are committed together (a bot's move and the bot moves that follow it at
         once). ``finish``: ``(scores, winners)`` when the last of them ends the game;
@@ -140,8 +142,9 @@ class SqliteStore:
         otherwise (then no move may be applied).
         """
         game_id = self._game_of_table[table_id]
-        statements = [Database.insert_action(game_id, seq + k, seat, action)
-                      for k, (seat, action) in enumerate(moves)]
+        # an action is kept as the JSON a client sends for it (`ACTION_VIEWS`, built once)
+        statements = [Database.insert_action(game_id, seq + k, seat, ACTION_VIEWS[index])
+                      for k, (seat, index) in enumerate(moves)]
         if finish is not None:
             scores, winners = finish
             statements.append(Database.finish_game(

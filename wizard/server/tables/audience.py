@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
+from wizard.protocol import ServerMessage, encode, message_tag
+
 from ..net.connection import Connection
-from ..net.protocol import ServerMessage, encode, message_tag
 from .seats import Seat, SeatKind
 
 

@@ -18,7 +18,7 @@ from collections import deque
 
 import msgspec
 
-from ..net.protocol import ChatMessage, ServerMessage
+from wizard.protocol import ChatMessage, ServerMessage
 
 #: Lines a table keeps (each at most the chat limit of 200 characters).
 CHAT_BACKLOG = 50

@@ -12,11 +12,9 @@ import time
 import structlog
 
 from wizard.engine import GameOptions
-
-from ..net.addresses import capped
-from ..net.connection import Connection
-from ..net.protocol import (
+from wizard.protocol import (
     PAGE_DEFAULT,
+    CloseReason,
     ErrorCode,
     ProtocolError,
     TableInfo,
@@ -24,6 +22,9 @@ from ..net.protocol import (
     Welcome,
     encode,
 )
+
+from ..net.addresses import capped
+from ..net.connection import Connection
 from ..storage.store import STATUS_CORRUPT, STATUS_FINISHED
 from ..storage.visibility import invite_matches, new_invite
 from .names import player_name
@@ -283,7 +284,7 @@ class Lobby:
         try:
             await table.join(host, 0)
         except BaseException:  # not stored (or refused): the table never was
-            await table.close("failed")
+            await table.close(CloseReason.FAILED)
             raise
         return table
 
@@ -372,7 +373,7 @@ class Lobby:
             elif table.idle_since is None:
                 table.idle_since = now
             elif now - table.idle_since >= limit:
-                await table.close("idle")
+                await table.close(CloseReason.IDLE)
         for token, player in tuple(self.players_by_token.items()):
             if not player.connected and not player.tables and now - player.last_seen >= limit:
                 del self.players_by_token[token]

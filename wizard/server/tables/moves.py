@@ -79,7 +79,8 @@ def moves_from(game: WizardGame, first: Move,
 def store_moves(store: SqliteStore, table_id: str, seq: int, moves: Sequence[Move],
                 after: WizardGame | None,
                 between_games: Callable[[], dict[str, Any]] | None = None) -> Awaitable[None]:
-    """Store ``moves`` as versions ``seq``, ``seq + 1``, … in one commit (await the result).
+    """Store ``moves`` as versions ``seq``, ``seq + 1``, … in one commit (await the result);
+    each goes to the store as its seat and its checked action index.
 
     ``after`` is the game after them (`moves_from`): if it is over, its result and
     ``between_games()`` (the table as it will wait for a rematch) go into the same
@@ -88,7 +89,7 @@ def store_moves(store: SqliteStore, table_id: str, seq: int, moves: Sequence[Mov
     """
     result = (after.scores, after.winners()) if after is not None and after.is_finished else None
     waiting = between_games() if result is not None and between_games is not None else None
-    return store.append(table_id, seq, [(m.seat, m.action.to_dict()) for m in moves],
+    return store.append(table_id, seq, [(m.seat, m.action_index) for m in moves],
                         finish=result, between_games=waiting)
 
 

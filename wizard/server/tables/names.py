@@ -11,7 +11,7 @@ widths, fillers, blank glyphs), and nothing a reader would take for a bot seat
 >>> player_name("Bot (master)")
 Traceback (most recent call last):
 ...
-wizard.server.net.protocol.ProtocolError: a name may not pose as a bot: 'Bot (master)'
+wizard.protocol.errors.ProtocolError: a name may not pose as a bot: 'Bot (master)'
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..net.protocol import ErrorCode, ProtocolError
+from wizard.protocol import ErrorCode, ProtocolError
 
 # categories never allowed: controls, format characters (bidi controls, zero widths, BOM),
 # private use, surrogates, unassigned; line and paragraph separators

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
-from ..net.protocol import ServerMessage, encode, message_tag
+from wizard.protocol import ServerMessage, encode, message_tag
 
 if TYPE_CHECKING:
     from ..net.connection import Connection

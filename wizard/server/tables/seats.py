@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from wizard.ai.levels import BotLevel, BotSettings
+from wizard.protocol import ErrorCode, ProtocolError, SeatInfo
 
-from ..net.protocol import ErrorCode, ProtocolError, SeatInfo
 from .bots import bot_id, bot_name, draw_settings
 from .player import Player
 
@@ -90,7 +90,7 @@ class Seats(list[Seat]):
     >>> seats.at(3)
     Traceback (most recent call last):
     ...
-    wizard.server.net.protocol.ProtocolError: seat must be 0-2, got 3
+    wizard.protocol.errors.ProtocolError: seat must be 0-2, got 3
     """
 
     @classmethod

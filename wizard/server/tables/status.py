@@ -1,8 +1,9 @@
-"""`TableStatus`: a table's lifecycle, with the steps it allows (like `ConnectionState`'s).
+"""A table's lifecycle: the steps between the `TableStatus` words of the protocol that
+the server allows (like `ConnectionState`'s), checked by `step`.
 
->>> TableStatus.WAITING.step(TableStatus.PLAYING, "t_1")
+>>> step(TableStatus.WAITING, TableStatus.PLAYING, "t_1")
 <TableStatus.PLAYING: 'playing'>
->>> TableStatus.CLOSED.step(TableStatus.PLAYING, "t_1")
+>>> step(TableStatus.CLOSED, TableStatus.PLAYING, "t_1")
 Traceback (most recent call last):
 ...
 wizard.server.net.connection.BadTransitionError: table t_1: closed -> playing
@@ -10,26 +11,11 @@ wizard.server.net.connection.BadTransitionError: table t_1: closed -> playing
 
 from __future__ import annotations
 
-import enum
+from wizard.protocol import TableStatus
 
 from ..net.connection import BadTransitionError
 
-
-class TableStatus(enum.StrEnum):
-    """WAITING → PLAYING ⇄ FINISHED (a rematch plays again); any of them → CLOSED."""
-
-    WAITING = "waiting"
-    PLAYING = "playing"
-    FINISHED = "finished"
-    CLOSED = "closed"
-
-    def step(self, new: TableStatus, table_id: str) -> TableStatus:
-        """``new``, if the lifecycle allows it from here; else raises `BadTransitionError`."""
-        if new is not self and new not in _MOVES[self]:
-            raise BadTransitionError(f"table {table_id}: {self.value} -> {new.value}")
-        return new
-
-
+#: WAITING → PLAYING ⇄ FINISHED (a rematch plays again); any of them → CLOSED
 _MOVES: dict[TableStatus, frozenset[TableStatus]] = {
     TableStatus.WAITING: frozenset({TableStatus.PLAYING, TableStatus.FINISHED,
                                     TableStatus.CLOSED}),  # FINISHED: a restored last move
@@ -38,4 +24,12 @@ _MOVES: dict[TableStatus, frozenset[TableStatus]] = {
     TableStatus.CLOSED: frozenset(),
 }
 
-__all__ = ["TableStatus"]
+
+def step(status: TableStatus, new: TableStatus, table_id: str) -> TableStatus:
+    """``new``, if the lifecycle allows it from ``status``; else raises `BadTransitionError`."""
+    if new is not status and new not in _MOVES[status]:
+        raise BadTransitionError(f"table {table_id}: {status.value} -> {new.value}")
+    return new
+
+
+__all__ = ["TableStatus", "step"]

@@ -26,9 +26,16 @@ from wizard.engine import (
     WizardGame,
     action_index,
 )
+from wizard.protocol import (
+    ChatMessage,
+    CloseReason,
+    ErrorCode,
+    ProtocolError,
+    TableClosed,
+    TableInfo,
+)
 
 from ..net.connection import Connection
-from ..net.protocol import ChatMessage, ErrorCode, ProtocolError, TableClosed, TableInfo
 from ..settings import Settings
 from ..storage.visibility import new_game_id
 from .audience import Audience
@@ -38,7 +45,7 @@ from .player import Player
 from .presence import Presence
 from .seats import Seat, SeatKind, Seats
 from .services import TableServices, new_table_id
-from .status import TableStatus
+from .status import TableStatus, step
 from .turns import Mover, TurnRunner, due_turn
 from .views import TableView, table_info, update_events
 from .waiting import (
@@ -91,7 +98,7 @@ class Table:
     @status.setter
     def status(self, new: TableStatus) -> None:
         """Raises `BadTransitionError` for a step the table's lifecycle does not allow."""
-        self._status = self._status.step(new, self.table_id)
+        self._status = step(self._status, new, self.table_id)
 
     @property
     def is_playing(self) -> bool:
@@ -193,8 +200,8 @@ class Table:
                 humans = self.humans()
                 self.host = humans[0] if humans else None
             if not self.humans():
-                player.send(TableClosed(self.table_id, "empty"))
-                self._close("empty")
+                player.send(TableClosed(self.table_id, CloseReason.EMPTY))
+                self._close(CloseReason.EMPTY)
                 return
             self._seats_changed()
             player.send(self.info())  # the leaver's last view of the table
@@ -453,7 +460,7 @@ class Table:
         self.turns.cancel()
         self.presence.stop()
 
-    def _close(self, reason: str) -> None:
+    def _close(self, reason: CloseReason) -> None:
         if self.status is TableStatus.CLOSED:
             return
         if self.status is TableStatus.PLAYING:
@@ -470,7 +477,7 @@ class Table:
         self.log.info("table_closed", reason=reason)
         self.services.closed(self)
 
-    async def close(self, reason: str) -> None:
+    async def close(self, reason: CloseReason) -> None:
         """Close the table: everyone at it gets ``table_closed``; it leaves the lobby."""
         async with self.lock:
             self._close(reason)

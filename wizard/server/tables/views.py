@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from wizard.engine import Event, WizardGame
+from wizard.protocol import AutoPlayedEvent, ChatMessage, Clock, EventView, TableInfo, Update
 
 from ..clock import MONOTONIC, Now
 from ..net.connection import Connection
-from ..net.protocol import ChatMessage, Clock, TableInfo, Update
-from ..net.updates import AutoPlayedEvent, EventView, GameViews, event_view, observation_view
+from ..net.updates import GameViews, event_view, observation_view
 from .audience import Audience
 from .chat import ChatLog
 from .player import Player
@@ -77,7 +77,7 @@ def table_info(table: Table) -> TableInfo:
         host=table.host.player_id if table.host else None,
         seats=[seat.info() for seat in table.seats],
         options=table.options.to_dict(),
-        status=table.status.value,
+        status=table.status,
         private=table.private,
         turn_seconds=table.turn_seconds,
         spectators=len(table.audience.spectators),
