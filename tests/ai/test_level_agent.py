@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -10,34 +9,11 @@ import pytest
 from wizard.ai.agents import make_agent
 from wizard.ai.decision import AgentSpec, act_with_strength
 from wizard.ai.level_agent import LevelAgent, brain_for, moves_before
-from wizard.ai.levels import (
-    STRENGTH_JITTER,
-    STRENGTH_RANGES,
-    BotLevel,
-    BotSettings,
-    move_strength,
-    random_move_chance,
-    search_worlds,
-    value_temperature,
-)
+from wizard.ai.levels import STRENGTH_RANGES, BotLevel, BotSettings
+from wizard.ai.strength import random_move_chance
 from wizard.engine import GameOptions, WizardGame
 
 from .test_rollout import random_position
-
-
-def test_the_table_gets_stronger_with_strength() -> None:
-    worlds = [search_worlds(s) for s in range(0, 101, 5)]
-    temps = [value_temperature(s) for s in range(0, 101, 5)]
-    assert worlds == sorted(worlds) and worlds[-1] == 32 and worlds[0] == 1
-    assert temps == sorted(temps, reverse=True) and temps[-1] == 0.0
-
-
-def test_each_move_varies_the_strength_by_at_most_five_within_0_100() -> None:
-    rng = random.Random(1)
-    for strength in (0, 3, 50, 98, 100):
-        seen = {move_strength(strength, rng) for _ in range(500)}
-        assert min(seen) == max(0, strength - STRENGTH_JITTER)
-        assert max(seen) == min(100, strength + STRENGTH_JITTER)
 
 
 def test_an_evaluated_level_draws_its_strength_per_game_in_range() -> None:

@@ -1,4 +1,4 @@
-"""Bot levels: strength ranges, interpolation, reproducible per-move randomness."""
+"""Bot levels: strength ranges, drawn settings, reproducible per-move randomness."""
 
 from __future__ import annotations
 
@@ -7,13 +7,7 @@ import random
 
 import pytest
 
-from wizard.ai.levels import (
-    STRENGTH_RANGES,
-    BotLevel,
-    BotSettings,
-    random_move_chance,
-    temperature,
-)
+from wizard.ai.levels import STRENGTH_RANGES, BotLevel, BotSettings
 
 
 def test_levels_have_ordered_ranges_with_gaps_between_them() -> None:
@@ -29,16 +23,6 @@ def test_drawn_strengths_stay_in_the_level_range() -> None:
         strengths = {BotSettings.draw(level, rng).strength for _ in range(200)}
         assert min(strengths) >= low and max(strengths) <= high
         assert len(strengths) > 5  # really drawn, not fixed
-
-
-def test_random_move_chance_and_temperature_fall_with_strength() -> None:
-    assert random_move_chance(0) == pytest.approx(0.35)
-    assert random_move_chance(100) == 0.0
-    assert random_move_chance(12.5) == pytest.approx(0.25)  # halfway between 0.35 and 0.15
-    values = [random_move_chance(s) for s in range(0, 101, 5)]
-    assert values == sorted(values, reverse=True)
-    assert temperature(100) == 0.0 and temperature(0) == pytest.approx(2.0)
-    assert random_move_chance(-10) == random_move_chance(0)  # clamped
 
 
 def test_move_rng_is_reproducible_per_seed_and_move() -> None:

@@ -28,10 +28,10 @@ from structlog.testing import capture_logs
 from wizard.ai.agents import HeuristicAgent, register_agent
 from wizard.ai.decision import AgentSpec, Decision, DecisionRequest
 from wizard.ai.encoding import ActionSpace, encode_observation
-from wizard.ai.levels import BotLevel, BotSettings, random_move_chance, temperature
+from wizard.ai.levels import BotLevel, BotSettings
 from wizard.ai.policy import OnnxPolicy, choose
 from wizard.ai.pool import FALLBACK_REASONS, InferencePool, PoolSettings
-from wizard.ai.pool_worker import choose_rows
+from wizard.ai.strength import choose_rows, random_move_chance, temperature
 from wizard.engine import Action, Observation, WizardGame
 from wizard.training.onnx_graphs import write_random_policy
 

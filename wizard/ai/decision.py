@@ -19,7 +19,8 @@ from wizard.engine import Action, Observation
 
 from .agents import Agent, HeuristicAgent
 from .level_agent import LevelAgent
-from .levels import BotSettings, random_move_chance
+from .levels import BotSettings
+from .strength import move_draw, varies_per_move
 
 # The three values below are msgspec structs, not dataclasses: one of each is built per bot
 # decision, and a frozen dataclass's __init__ costs ~0.85 µs against ~0.15 µs for a struct
@@ -92,17 +93,22 @@ class Decider(Protocol):
 def act_with_strength(
     agent: Agent, spec: AgentSpec, observation: Observation
 ) -> tuple[Action, str]:
-    """The bot's move: a random legal move with the strength's chance, else ``agent``'s.
+    """The bot's move: a `LevelAgent` plays its level (`LevelAgent.act_as_bot`); any other
+    agent given bot settings (a fallback) plays a random legal move with the strength's
+    chance, else its own move.
 
-    Reproducible: the draw comes from the bot's seed and the move number.
+    Reproducible: the draws are `wizard.ai.strength.move_draw`'s, from the bot's seed and
+    the move number (a plain agent's at the game's strength, as the pool's batches).
     Returns the action and the name of what chose it (``random`` or the agent).
     """
-    if spec.bot is not None and isinstance(agent, LevelAgent):  # a level: strength ±5, its brain
+    if spec.bot is not None and isinstance(agent, LevelAgent):  # a level: its brain's draws
         return agent.act_as_bot(observation, spec.bot, spec.move_number)
     if spec.bot is not None:
-        rng = spec.bot.move_rng(spec.move_number)
-        if rng.random() < random_move_chance(spec.bot.strength):
-            return rng.choice(observation.legal_actions), "random"
+        legal = observation.legal_actions
+        draw = move_draw(spec.bot.strength, spec.bot.seed, spec.move_number, len(legal),
+                         varies=varies_per_move(None))
+        if draw.random_pick >= 0:
+            return legal[draw.random_pick], "random"
     return agent.act(observation), agent.name
 
 

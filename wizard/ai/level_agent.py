@@ -2,10 +2,15 @@
 
 One decision of a bot with `BotSettings` ``bot`` at move ``move_number``:
 
-1. the generator ``bot.move_rng(move_number)``, so the move is reproducible;
-2. this move's strength: ``bot.strength`` ±5 (`move_strength`), within 0–100;
-3. with the strength's random-move chance: a random legal action;
-4. otherwise the level's brain (`BRAINS`) decides at that strength:
+1. a single legal action is played at once;
+2. the level's brain now (`brain_for`; the search when the model file cannot be
+   loaded, with a logged warning);
+3. the draws of `wizard.ai.strength.move_draw` from ``(bot.seed, move_number)``:
+   this move's strength (``bot.strength`` ±5 for every brain but the learned
+   policy, which plays at the game's strength as the pool's batches always
+   have), a random legal move with its chance, else the uniform draw for the
+   brain's softmax;
+4. the brain decides at that strength:
 
    - ``heuristic`` (easy, medium): bids are drawn from a softmax over
      ``-10 × |bid − estimate|`` (the points a trick off costs) at the strength's
@@ -15,16 +20,16 @@ One decision of a bot with `BotSettings` ``bot`` at move ``move_number``:
      values are first averaged with OI's (`wizard.ai.prior`; the plain search
      when the OI networks cannot be loaded);
    - ``model`` (hard when ``models/default.onnx`` exists): the learned policy,
-     sampled at the strength's policy temperature (the search, with a logged
-     warning, if the file cannot be loaded);
+     sampled at the strength's policy temperature by `choose_rows`, the code
+     the pool's workers choose a batch with;
    - any other name in `BRAINS` (the hook for OI at medium): that registered
      agent's own move, built with the bot's seed; random moves still apply.
 
-5. A single legal action is played at once.
-
-In `wizard evaluate` there are no settings from a server: `reset` draws them
-from the seed (strength within the level's range) and the move number is
-counted from the observation (`moves_before`).
+So `wizard calibrate`, which plays `LevelAgent`, measures the bot the server
+serves (`tests/ai/test_strength_paths.py` checks every path's choice). In
+`wizard evaluate` there are no settings from a server: `reset` draws them from
+the seed (strength within the level's range) and the move number is counted
+from the observation (`moves_before`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+import numpy as np
 import structlog
 
 from wizard.engine import ACTIONS_BY_INDEX, Action, Bid, Observation, Phase, action_index
@@ -40,18 +46,10 @@ from .agents import Agent, HeuristicAgent, make_agent
 from .agents.base import require_turn
 from .agents.heuristic import expected_tricks
 from .encoding import ActionSpace, encode_observation
-from .levels import (
-    BRAINS,
-    BotLevel,
-    BotSettings,
-    move_strength,
-    random_move_chance,
-    search_worlds,
-    temperature,
-    value_temperature,
-)
-from .policy import OnnxPolicy, PolicyError, choose, models_dir
+from .levels import BRAINS, BotLevel, BotSettings
+from .policy import OnnxPolicy, PolicyError, models_dir
 from .search import Budget, action_values, blend, pick
+from .strength import POLICY_BRAIN, MoveDraw, choose_rows, move_draw, varies_per_move
 
 if TYPE_CHECKING:
     from .oi import OIAgent
@@ -118,21 +116,17 @@ class LevelAgent(Agent):
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0], self.name
-        rng = bot.move_rng(move_number)
-        strength = move_strength(bot.strength, rng)
-        if rng.random() < random_move_chance(strength):
-            return rng.choice(legal), "random"
-        uniform = rng.random()
-        brain = brain_for(self.level)
-        if brain == "model" and self._policy_error is None:
+        brain = self._brain()
+        draw = move_draw(bot.strength, bot.seed, move_number, len(legal),
+                         varies=varies_per_move(brain))
+        if draw.random_pick >= 0:
+            return legal[draw.random_pick], "random"
+        if brain == POLICY_BRAIN:
             try:
-                return self._model_act(observation, strength, uniform), f"{self.name}:model"
-            except PolicyError as exc:  # an unusable file: play the search, say so once
-                self._policy_error = str(exc)
-                log.warning("level_model_unavailable_using_search", level=self.level.value,
-                            error=str(exc))
-        if brain == "model":
-            brain = "search"
+                return self._model_act(observation, draw), f"{self.name}:model"
+            except PolicyError as exc:  # outputs that do not fit: this move searches
+                self._model_unavailable(exc)
+                brain = "search"
         if brain not in ("search", "heuristic"):  # a registered agent, e.g. OI for medium
             other = self._others.get(brain)
             if other is None:
@@ -140,11 +134,10 @@ class LevelAgent(Agent):
             return other.act(observation), f"{self.name}:{brain}"
         preferred = action_index(self._heuristic.act(observation))
         if brain == "search":
-            values = action_values(observation, Budget(worlds=search_worlds(strength)),
-                                   seed=bot.seed)
+            values = action_values(observation, Budget(worlds=draw.worlds), seed=bot.seed)
             if self.level is BotLevel.MASTER:
                 values = blend(values, self._prior_scores(observation))
-            chosen = pick(values, preferred, value_temperature(strength), uniform)
+            chosen = pick(values, preferred, draw.value_temperature, draw.uniform)
             return ACTIONS_BY_INDEX[chosen], f"{self.name}:search"
         if observation.phase is Phase.BIDDING:
             trump = observation.trump_suit.index if observation.trump_suit else -1
@@ -152,9 +145,26 @@ class LevelAgent(Agent):
                                        observation.num_players)
             values = {action_index(a): -10.0 * abs(a.value - estimate)
                       for a in legal if isinstance(a, Bid)}
-            chosen = pick(values, preferred, value_temperature(strength), uniform)
+            chosen = pick(values, preferred, draw.value_temperature, draw.uniform)
             return ACTIONS_BY_INDEX[chosen], f"{self.name}:heuristic"
         return ACTIONS_BY_INDEX[preferred], f"{self.name}:heuristic"
+
+    def _brain(self) -> str:
+        """`brain_for` the level, with the policy loaded; the search once it cannot be."""
+        brain = brain_for(self.level)
+        if brain != POLICY_BRAIN:
+            return brain
+        if self._policy is None and self._policy_error is None:
+            try:
+                self._policy = OnnxPolicy(models_dir() / DEFAULT_MODEL_FILE)
+            except PolicyError as exc:
+                self._model_unavailable(exc)
+        return "search" if self._policy is None else brain
+
+    def _model_unavailable(self, exc: PolicyError) -> None:
+        """An unusable model file: the search from now on, said once."""
+        self._policy, self._policy_error = None, str(exc)
+        log.warning("level_model_unavailable_using_search", level=self.level.value, error=str(exc))
 
     def _prior_scores(self, observation: Observation) -> dict[int, float]:
         """OI's scores for master's `blend` (empty, the plain search, without the networks)."""
@@ -166,13 +176,12 @@ class LevelAgent(Agent):
                 self._prior_error = "the OI networks are unavailable"
         return {} if self._prior is None else self._prior.action_scores(observation)
 
-    def _model_act(self, observation: Observation, strength: int, uniform: float) -> Action:
-        if self._policy is None:
-            self._policy = OnnxPolicy(models_dir() / DEFAULT_MODEL_FILE)
-        mask = ActionSpace.mask(observation)
-        logits = self._policy.logits(encode_observation(observation)[None, :], mask[None, :])[0]
-        index = choose(logits, mask, temperature=temperature(strength), uniform=uniform)
-        return ActionSpace.action(index)
+    def _model_act(self, observation: Observation, draw: MoveDraw) -> Action:
+        assert self._policy is not None  # `_brain` loaded it
+        mask = ActionSpace.mask(observation)[None, :]
+        logits = self._policy.logits(encode_observation(observation)[None, :], mask)
+        index = choose_rows(logits, mask, np.array([draw.temperature]), np.array([draw.uniform]))
+        return ActionSpace.action(int(index[0]))
 
 
 __all__ = ["LevelAgent", "brain_for", "moves_before"]

@@ -1,21 +1,22 @@
-"""Bot levels: a strength drawn per game from the level's range, and what strength does.
+"""Bot levels: a strength drawn per game from the level's range, and each level's brain.
 
 As in the seed bot design (`003_…`): each level is a range of strengths with
-gaps between them; a bot draws its strength once per game and each move varies
-it by ±5; strength sets, by interpolating `STRENGTH_TABLE`, how often it plays a
-random legal move, the softmax temperatures (over a policy's logits, over
-searched values) and the search budget. `BRAINS` says what each level plays
-with. Every random choice comes from ``(seed, move number)``, so a restored game
-continues exactly as it would have.
+gaps between them; a bot draws its strength once per game (`BotSettings.draw`).
+What a strength does to a move (the ±5 per move, random moves, softmax
+temperatures, the search budget) is `wizard.ai.strength`, the one recipe every
+path draws with. `BRAINS` says what each level plays with. Every random choice
+comes from ``(seed, move number)``, so a restored game continues exactly as it
+would have.
 """
 
 from __future__ import annotations
 
 import enum
-import itertools
 import random
 from dataclasses import dataclass
 from typing import Any
+
+from .strength import move_rng
 
 
 class BotLevel(enum.Enum):
@@ -39,56 +40,6 @@ STRENGTH_RANGES: dict[BotLevel, tuple[int, int]] = {
     BotLevel.HARD: (60, 80),
     BotLevel.MASTER: (85, 100),
 }
-
-#: The one strength table (also in docs/ai.md), interpolated linearly between rows:
-#: (strength, chance of a random legal move, policy softmax temperature (logits),
-#: value softmax temperature (round points), search worlds).
-STRENGTH_TABLE: tuple[tuple[int, float, float, float, float], ...] = (
-    (0, 0.35, 2.0, 25.0, 1),
-    (25, 0.15, 1.0, 15.0, 1),
-    (50, 0.05, 0.5, 8.0, 1),
-    (75, 0.01, 0.2, 4.0, 3),
-    (85, 0.006, 0.12, 2.0, 12),
-    (100, 0.0, 0.0, 0.0, 32),
-)
-RANDOM_MOVE_TABLE = STRENGTH_TABLE  # the name before the search columns were added
-#: how far a bot's strength varies from move to move around the strength drawn for the game
-STRENGTH_JITTER = 5
-
-
-def _interpolate(strength: float, column: int) -> float:
-    strength = min(100.0, max(0.0, strength))
-    for (s0, *v0), (s1, *v1) in itertools.pairwise(STRENGTH_TABLE):
-        if strength <= s1:
-            t = (strength - s0) / (s1 - s0)
-            return v0[column] + t * (v1[column] - v0[column])
-    return float(STRENGTH_TABLE[-1][column + 1])
-
-
-def random_move_chance(strength: float) -> float:
-    """``random_move_chance(0) == 0.35``, ``random_move_chance(100) == 0.0``."""
-    return _interpolate(strength, 0)
-
-
-def temperature(strength: float) -> float:
-    """The softmax temperature over a learned policy's logits: ``temperature(100) == 0.0``."""
-    return _interpolate(strength, 1)
-
-
-def value_temperature(strength: float) -> float:
-    """The softmax temperature, in round points, over searched or heuristic values."""
-    return _interpolate(strength, 2)
-
-
-def search_worlds(strength: float) -> int:
-    """The search budget (worlds) of a strength: ``search_worlds(100) == 32``."""
-    return max(1, round(_interpolate(strength, 3)))
-
-
-def move_strength(strength: int, rng: random.Random) -> int:
-    """This move's strength: the game's ±`STRENGTH_JITTER`, kept within 0–100 (one draw)."""
-    return min(100, max(0, strength + rng.randint(-STRENGTH_JITTER, STRENGTH_JITTER)))
-
 
 #: Which brain each level plays with (see `wizard.ai.level_agent`). Hard plays the
 #: learned policy when ``models/default.onnx`` exists, else a small search (measured
@@ -117,7 +68,7 @@ class BotSettings:
 
     def move_rng(self, move_number: int) -> random.Random:
         """The generator for this bot's decision at ``move_number`` of the game."""
-        return random.Random(f"bot:{self.seed}:{move_number}")
+        return move_rng(self.seed, move_number)
 
     def to_dict(self) -> dict[str, Any]:
         return {"level": self.level.value, "strength": self.strength, "seed": self.seed}

@@ -7,9 +7,10 @@ each); then it answers ``(task, args)`` messages (`run_task`), one at a time:
 
 - ``policy``: `run_policy_batch` — features and legal-action masks encoded on
   the loop, plus each row's bot (level, strength, seed, move number); the bot's
-  random-move and softmax draws (`act_with_strength`'s recipe), the policy's
+  random-move and softmax draws (`wizard.ai.strength.draw_rows`, the recipe
+  every path draws with: the policy at the game's strength), the policy's
   decision logits for the whole batch (cards from its probabilities, bids by
-  expected score), a masked choice per row;
+  expected score), a masked choice per row (`wizard.ai.strength.choose_rows`);
 - ``agent``: `run_agent` — one observation (``Observation.to_dict()``) for an
   agent too slow for the loop (search bots), through `act_with_strength`.
 
@@ -36,8 +37,9 @@ from wizard.engine import Observation, action_index
 
 from .agents import Agent, make_agent
 from .decision import AgentSpec, act_with_strength
-from .levels import BotLevel, BotSettings, random_move_chance, temperature
+from .levels import BotLevel, BotSettings
 from .policy import OnnxPolicy, PolicyError, read_model_card
+from .strength import POLICY_BRAIN, choose_rows, draw_rows, varies_per_move
 
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 
@@ -80,47 +82,9 @@ def ping() -> dict[str, Any]:
     return {"pid": os.getpid(), "policies": sorted(_policies), "errors": dict(_load_errors)}
 
 
-def choose_rows(
-    logits: npt.NDArray[np.float32],
-    masks: npt.NDArray[np.bool_],
-    temperatures: npt.NDArray[np.float64],
-    uniforms: npt.NDArray[np.float64],
-) -> npt.NDArray[np.int64]:
-    """`wizard.ai.policy.choose` for a whole batch at once.
-
-    Row ``i`` takes the best legal action when ``temperatures[i] <= 0``, else
-    samples the softmax at that temperature with the draw ``uniforms[i]``.
-    Raises `ValueError` when a row has no legal action or the shapes disagree.
-    """
-    if logits.shape != masks.shape:
-        raise ValueError(f"policy logits have shape {logits.shape}, masks {masks.shape}")
-    if not masks.any(axis=1).all():
-        raise ValueError("a row without a legal action cannot be decided")
-    values = np.where(masks, logits, -np.inf)
-    best: npt.NDArray[np.int64] = values.argmax(axis=1).astype(np.int64)
-    sampled = np.flatnonzero(temperatures > 0.0)
-    if sampled.size:
-        rows = values[sampled].astype(np.float64)
-        rows -= rows.max(axis=1, keepdims=True)
-        rows /= temperatures[sampled, None]
-        np.exp(rows, out=rows)  # exp(-inf) = 0: illegal actions get no weight
-        np.cumsum(rows, axis=1, out=rows)
-        # the first position whose cumulative weight exceeds the draw's share of the total;
-        # the sum is flat across illegal actions, so that position is a legal one (as in
-        # `choose`, which normalises first: the same pick but for rounding at a boundary)
-        picks = (rows <= uniforms[sampled, None] * rows[:, -1:]).sum(axis=1)
-        over = np.flatnonzero(picks >= masks.shape[1])
-        for row in over:  # a draw that rounds to the total takes the last legal action
-            picks[row] = np.flatnonzero(masks[sampled[row]])[-1]
-        best[sampled] = picks
-    return best
-
-
 #: a bot row's level column: the index of the level in this tuple
 LEVELS: tuple[BotLevel, ...] = tuple(BotLevel)
 NO_BOT = -1  # level column of a row without bot settings: the policy's best action
-#: (random-move chance, softmax temperature) of each strength 0-100, computed once
-_STRENGTH_TABLE = tuple((random_move_chance(s), temperature(s)) for s in range(101))
 
 
 def bot_row(bot: BotSettings | None, move_number: int) -> tuple[int, int, int, int]:
@@ -132,27 +96,14 @@ def bot_row(bot: BotSettings | None, move_number: int) -> tuple[int, int, int, i
 
 def strength_draws(bots: npt.NDArray[np.int64], masks: npt.NDArray[np.bool_]) -> tuple[
         npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Each row's bot draws, made as `act_with_strength` makes them.
+    """Each row's bot draws (`wizard.ai.strength.draw_rows` for the policy brain).
 
     Returns ``random_pick`` (the index into the observation's ``legal_actions``
     of a random move, or -1), the softmax temperature and the uniform draw.
-    ``rng.choice(range(n))`` draws exactly what ``rng.choice(legal_actions)`` does.
     """
-    rows = len(bots)
-    random_pick = np.full(rows, -1, dtype=np.int64)
-    temperatures = np.zeros(rows)
-    uniforms = np.zeros(rows)
-    legal_counts = masks.sum(axis=1).tolist()
-    for row, (level, strength, seed, move_number) in enumerate(bots.tolist()):
-        if level == NO_BOT:
-            continue
-        rng = BotSettings(LEVELS[level], strength, seed).move_rng(move_number)
-        chance, temp = _STRENGTH_TABLE[strength]
-        if rng.random() < chance:
-            random_pick[row] = rng.choice(range(legal_counts[row]))
-        else:
-            temperatures[row], uniforms[row] = temp, rng.random()
-    return random_pick, temperatures, uniforms
+    rows = [None if level == NO_BOT else (strength, seed, move_number)
+            for level, strength, seed, move_number in bots.tolist()]
+    return draw_rows(rows, masks.sum(axis=1).tolist(), varies=varies_per_move(POLICY_BRAIN))
 
 
 def run_policy_batch(
@@ -231,6 +182,6 @@ def run_task(message: tuple[str, tuple[Any, ...]]) -> tuple[Any, ...]:
         return ("error", f"{type(exc).__name__}: {exc}", traceback.format_exc())
 
 
-__all__ = ["LEVELS", "NO_BOT", "TASKS", "THREAD_VARIABLES", "bot_row", "choose_rows",
+__all__ = ["LEVELS", "NO_BOT", "TASKS", "THREAD_VARIABLES", "bot_row",
            "init_worker", "lower_priority", "ping", "run_agent", "run_analysis",
            "run_policy_batch", "run_task", "strength_draws"]
