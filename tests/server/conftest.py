@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import re
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import anyio
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.exceptions import StarletteDeprecationWarning
@@ -21,7 +20,7 @@ with warnings.catch_warnings():
 
 from wizard.ai.decision import Decider
 from wizard.server.app import ServerState, create_app
-from wizard.server.clock import MONOTONIC, Now
+from wizard.server.clock import ManualClockLoop
 from wizard.server.settings import Settings
 
 from .driver import Recorder
@@ -59,13 +58,15 @@ def fast_settings(**changes: Any) -> Settings:
 
 
 def wait_until(harness: Harness, condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Wait (on the app's loop, bounded) until ``condition()`` holds."""
+    """Wait until ``condition()`` (read on the app's loop) holds; fail after ``timeout``.
 
-    async def poll() -> None:
-        while not condition():
-            await asyncio.sleep(0.01)
-
-    harness.client.portal.call(lambda: asyncio.wait_for(poll(), timeout))
+    Bounded in real time from the test's thread: the app's clock may be one the test
+    moves (`ManualClockLoop`), on which no timeout passes by itself.
+    """
+    deadline = time.monotonic() + timeout
+    while not harness.client.portal.call(condition):
+        assert time.monotonic() < deadline, "timed out waiting for the condition"
+        time.sleep(0.01)
 
 
 class WsClient(Recorder):
@@ -84,13 +85,13 @@ class WsClient(Recorder):
             self.session.send_json(message)
 
     def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
-        session = self.session
-
-        async def receive() -> Any:
-            with anyio.fail_after(timeout):
-                return await session._send_rx.receive()
-
-        raw = session.portal.call(receive)
+        # bounded in real time from the test's thread, whatever clock the app's loop has
+        received = self.session.portal.start_task_soon(self.session._send_rx.receive)
+        try:
+            raw = received.result(timeout)
+        except TimeoutError:
+            received.cancel()
+            raise TimeoutError(f"{self.label}: nothing received in {timeout:g} s") from None
         if raw["type"] == "websocket.close":
             return self.record_close(raw.get("code", 1000))
         return self.record(raw["text"])
@@ -141,12 +142,15 @@ class Harness:
 def make_harness() -> Iterator[Callable[..., Harness]]:
     """``make_harness(**settings)`` → a started app; everything is closed after the test.
 
-    ``clock=ManualClock(...)`` gives the app a clock the test moves (never mix it with
-    ``time.monotonic()``)."""
+    ``clock=ManualClockLoop(...)`` runs the app on that loop: its clock, every deadline's,
+    moves only when the test advances it."""
     opened: list[tuple[TestClient, Harness]] = []
 
-    def make(decider: Decider | None = None, clock: Now = MONOTONIC, **changes: Any) -> Harness:
-        client = TestClient(create_app(fast_settings(**changes), decider=decider, clock=clock))
+    def make(decider: Decider | None = None, clock: ManualClockLoop | None = None,
+             **changes: Any) -> Harness:
+        options = {} if clock is None else {"loop_factory": lambda: clock}
+        client = TestClient(create_app(fast_settings(**changes), decider=decider),
+                            backend_options=options)
         client.__enter__()
         harness = Harness(client)
         opened.append((client, harness))

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 from wizard.engine import Bid
-from wizard.server.clock import ManualClock
+from wizard.server.clock import ManualClockLoop
 from wizard.server.tables.turns import Mover
 
 from .conftest import Harness, has_sample, wait_until
@@ -50,7 +50,7 @@ def test_readyz_is_503_after_shutdown(make_harness: Callable[..., Harness]) -> N
 
 def test_a_table_without_a_connected_player_is_closed_after_the_idle_time(
         make_harness: Callable[..., Harness]) -> None:
-    clock = ManualClock(1000.0)  # every time the lobby reads comes from here
+    clock = ManualClockLoop(1000.0)  # the app's loop: every time the server reads
     harness = make_harness(clock=clock)
     ann = harness.player("Ann")
     ann.ok({"type": "create_table", "players": 3})
@@ -59,23 +59,26 @@ def test_a_table_without_a_connected_player_is_closed_after_the_idle_time(
     harness.close_all()
     wait_until(harness, lambda: not harness.server.connections)
     limit = harness.server.settings.idle_close_seconds
-    sweep = lambda: harness.client.portal.call(lobby.sweep)  # noqa: E731
+
+    async def sweep_after(seconds: float) -> None:  # on the loop, before its sweeper wakes
+        clock.advance(seconds)
+        await lobby.sweep()
+
+    def sweep(seconds: float = 0.0) -> None:
+        harness.client.portal.call(sweep_after, seconds)  # type: ignore[union-attr]
+
     sweep()  # the table is idle from now on
-    clock.advance(limit - 1)
-    sweep()
+    sweep(limit - 1)
     assert table_id in lobby.tables
     ben = harness.player("Ben")  # seen later than Ann: forgotten later
     harness.close_all()
     wait_until(harness, lambda: not harness.server.connections)
-    clock.advance(1)
-    sweep()
+    sweep(1)
     assert table_id not in lobby.tables
     assert [p.name for p in lobby.players_by_token.values()] == ["Ben"]
-    clock.advance(limit - 2)
-    sweep()
+    sweep(limit - 2)
     assert ben.token in lobby.players_by_token
-    clock.advance(1)
-    sweep()
+    sweep(1)
     assert not lobby.players_by_token
 
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from starlette.websockets import WebSocket
 
 from wizard.ai.decision import InlineDecider
-from wizard.server.clock import MONOTONIC, Now
+from wizard.server.clock import ManualClockLoop
 from wizard.server.metrics import ServerMetrics
 from wizard.server.net.connection import Connection
 from wizard.server.net.handlers import Dispatcher
@@ -45,14 +47,14 @@ class RecordingSocket:
 
 
 @asynccontextmanager
-async def lobby_and_dispatcher(settings: Settings | None = None,
-                               clock: Now = MONOTONIC) -> AsyncIterator[tuple[Lobby, Dispatcher]]:
+async def lobby_and_dispatcher(settings: Settings | None = None
+                               ) -> AsyncIterator[tuple[Lobby, Dispatcher]]:
     """A lobby on an in-memory store and its dispatcher (call inside a running loop)."""
     settings = settings or fast_settings()
     metrics = ServerMetrics()
     store = SqliteStore(":memory:")
     await store.open()
-    lobby = Lobby(TableServices(settings, InlineDecider(), store, metrics, clock=clock))
+    lobby = Lobby(TableServices(settings, InlineDecider(), store, metrics))
     try:
         yield lobby, Dispatcher(lobby, settings, metrics)
     finally:
@@ -64,8 +66,33 @@ def open_connection(dispatcher: Dispatcher) -> tuple[Connection, RecordingSocket
     """A started connection whose frames land in the returned socket."""
     socket = RecordingSocket()
     connection = Connection(cast(WebSocket, socket), queue_size=64,
-                            metrics=dispatcher.metrics,
-                            clock=dispatcher.lobby.services.clock)
+                            metrics=dispatcher.metrics)
     connection.start()
     dispatcher.connection_opened(connection)
     return connection, socket
+
+
+T = TypeVar("T")
+
+
+def run_on_manual_clock(main: Callable[[ManualClockLoop], Awaitable[T]], *,
+                        start: float = 1000.0, timeout: float = 10.0) -> T:
+    """``main(loop)`` run on a `ManualClockLoop` at ``start``: time moves only when the
+    test advances it. A test stuck waiting fails after ``timeout`` real seconds (a bound,
+    never what decides the test)."""
+    loop = ManualClockLoop(start)
+
+    async def bounded() -> T:
+        task = asyncio.current_task()
+        assert task is not None
+        watchdog = threading.Timer(timeout, loop.call_soon_threadsafe, (task.cancel,))
+        watchdog.start()
+        try:
+            return await main(loop)
+        except asyncio.CancelledError:
+            raise TimeoutError(f"still waiting after {timeout:g} s (real time)") from None
+        finally:
+            watchdog.cancel()
+
+    with asyncio.Runner(loop_factory=lambda: loop) as runner:
+        return runner.run(bounded())

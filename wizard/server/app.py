@@ -27,7 +27,6 @@ from wizard.ai.decision import Decider, InlineDecider
 from wizard.protocol import PAGE_MAX, Analyse, ServerShutdown, encode
 
 from .analysis.jobs import AnalysisService, AnalysisSettings, make_runner
-from .clock import MONOTONIC, Now
 from .metrics import CONTENT_TYPE, ServerMetrics
 from .net.addresses import AddressCounts, capped, client_address
 from .net.connection import CLOSE_GOING_AWAY, Connection
@@ -56,16 +55,13 @@ LIMIT_GAUGES = ("max_connections", "max_tables", "max_tables_per_player", "max_s
 class ServerState:
     """What the routes share; ``app.state.server`` (tests reach in through it)."""
 
-    def __init__(self, settings: Settings, decider: Decider, store: SqliteStore,
-                 clock: Now = MONOTONIC) -> None:
+    def __init__(self, settings: Settings, decider: Decider, store: SqliteStore) -> None:
         self.settings = settings
         self.decider = decider
         self.store = store
-        self.clock = clock
         self.metrics = ServerMetrics()
         self.lobby = Lobby(TableServices(settings, decider, store, self.metrics,
-                                         bot_gate=BotGate(settings.bot_moves_per_turn),
-                                         clock=clock))
+                                         bot_gate=BotGate(settings.bot_moves_per_turn)))
         self.dispatcher = Dispatcher(self.lobby, settings, self.metrics)
         self.analysis = AnalysisService(store, make_runner(decider), AnalysisSettings.of(settings))
         self.dispatcher.handlers[Analyse] = self.analysis.handle
@@ -148,8 +144,7 @@ class ServerState:
 
 
 def create_app(settings: Settings | None = None, decider: Decider | None = None,
-               store: SqliteStore | None = None, clock: Now = MONOTONIC,
-               freeze_gc: bool = False) -> Starlette:
+               store: SqliteStore | None = None, freeze_gc: bool = False) -> Starlette:
     """The server as an ASGI app; bots decide only through ``decider`` (default inline).
 
     ``freeze_gc`` (``wizard serve`` sets it): once started, everything alive is moved out
@@ -161,8 +156,8 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
     none of them in a reference cycle, and the collections they set off cost ~10 % of
     the server's CPU per table action (same-run A/B, docs/performance.md).
 
-    ``clock`` is the one clock of every deadline, idle time and budget (a test
-    passes a `ManualClock`); sleeping and the loop-lag gauge use the loop's own.
+    Every deadline, idle time and budget reads the running loop's clock
+    (`wizard.server.clock`); a test that moves time runs the app on a `ManualClockLoop`.
 
     The lifespan opens the store (``settings.db_path``), rebuilds every
     unfinished game from it, starts the decider and the
@@ -172,8 +167,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
     state = ServerState(settings, decider or InlineDecider(),
                         store or SqliteStore(
                             settings.db_path,
-                            full_check_bytes=int(settings.db_full_check_mb * 1024 * 1024)),
-                        clock)
+                            full_check_bytes=int(settings.db_full_check_mb * 1024 * 1024)))
     static_dir = settings.static_path()
 
     @contextlib.asynccontextmanager
@@ -276,7 +270,7 @@ async def serve_connection(state: ServerState, ws: WebSocket) -> None:
         await _refuse(ws, status, explanation)
         return
     connection = Connection(ws, queue_size=state.settings.send_queue_size, metrics=state.metrics,
-                            clock=state.clock, queue_bytes=state.settings.send_queue_bytes)
+                            queue_bytes=state.settings.send_queue_bytes)
     state.connections.add(connection)  # counted from here: no await since the check
     state.connections_by_address.add(connection.address)
     try:

@@ -9,6 +9,7 @@ import pytest
 from starlette.websockets import WebSocket
 
 from wizard.protocol import Pong
+from wizard.server.clock import ManualClockLoop
 from wizard.server.metrics import ServerMetrics
 from wizard.server.net.connection import (
     CLOSE_POLICY,
@@ -17,6 +18,8 @@ from wizard.server.net.connection import (
     ConnectionState,
 )
 from wizard.server.tables.player import Player
+
+from ..unit import run_on_manual_clock
 
 
 class StuckSocket:
@@ -41,14 +44,14 @@ def make(socket: Any, size: int) -> tuple[Connection, ServerMetrics]:
 
 
 def test_a_client_that_does_not_read_is_disconnected_without_blocking_the_sender() -> None:
-    async def scenario() -> None:
+    async def scenario(loop: ManualClockLoop) -> None:
         socket = StuckSocket()
         connection, metrics = make(socket, 3)
         connection.start()
         await asyncio.sleep(0)
         for _ in range(10):  # returns at once even though nothing is being written
             connection.send(Pong())
-        await asyncio.sleep(0.01)
+        await loop.settle()  # the connection did what it does about it
         assert connection.state is ConnectionState.CLOSING
         assert socket.closed == (CLOSE_POLICY, "send queue full")
         assert metrics.value("wizard_send_queue_overflows_total") == 1
@@ -57,7 +60,7 @@ def test_a_client_that_does_not_read_is_disconnected_without_blocking_the_sender
         connection.finished()
         assert connection.state is ConnectionState.CLOSED
 
-    asyncio.run(asyncio.wait_for(scenario(), 5))
+    run_on_manual_clock(scenario)
 
 
 def test_close_sends_what_is_queued_first() -> None:

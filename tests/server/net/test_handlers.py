@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
+from wizard.server.clock import ManualClockLoop
+
 from ..conftest import fast_settings
-from ..unit import lobby_and_dispatcher, open_connection
+from ..unit import lobby_and_dispatcher, open_connection, run_on_manual_clock
 
 
 def replies(frames: list[str | bytes], **settings: Any) -> list[dict[str, Any]]:
-    async def scenario() -> list[dict[str, Any]]:
+    async def scenario(loop: ManualClockLoop) -> list[dict[str, Any]]:
         async with lobby_and_dispatcher(fast_settings(**settings)) as (_, dispatcher):
             connection, socket = open_connection(dispatcher)
             for frame in frames:
                 await dispatcher.handle_frame(connection, frame)
-            await asyncio.sleep(0.05)  # the writer task drains the queue
+            await loop.settle()  # the writer task has drained the queue
             return socket.messages
 
-    return asyncio.run(scenario())
+    return run_on_manual_clock(scenario)
 
 
 def test_every_message_with_an_id_gets_an_ack_after_what_it_caused() -> None:

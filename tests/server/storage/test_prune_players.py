@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from wizard.server.clock import ManualClock
+from wizard.server.clock import ManualClockLoop
 
 from ..conftest import Harness, wait_until
 from .test_history_privacy import play_to_the_end, table_id_of
@@ -17,7 +17,7 @@ from .test_history_privacy import play_to_the_end, table_id_of
 def test_anonymous_hellos_do_not_pile_up_forever(make_harness: Callable[..., Harness],
                                                  tmp_path: Path) -> None:
     db = str(tmp_path / "w.db")
-    clock = ManualClock(1000.0)
+    clock = ManualClockLoop(1000.0)
     harness = make_harness(db_path=db, clock=clock, player_retention_days=1)
     player = harness.player("Played")
     player.ok({"type": "play_bots", "players": 3, "level": "easy", "turn_seconds": 0})
@@ -39,8 +39,12 @@ def test_anonymous_hellos_do_not_pile_up_forever(make_harness: Callable[..., Har
     conn.commit()
     conn.close()
     lobby = harness.server.lobby
-    clock.advance(3601.0)  # the sweep prunes at most once an hour
-    harness.client.portal.call(lobby.sweep)
+
+    async def sweep_in_an_hour() -> None:  # the sweep prunes at most once an hour
+        clock.advance(3601.0)
+        await lobby.sweep()  # on the loop, before the lobby's own sweeper wakes
+
+    harness.client.portal.call(sweep_in_an_hour)
     assert rows() == ["Played", "Recent"]
     assert harness.client.portal.call(
         lambda: store.prune_players(time.time() - 86400)) == 0  # nothing left to prune

@@ -8,10 +8,10 @@ import pytest
 
 from wizard.engine import GameOptions
 from wizard.protocol import ErrorCode, ProtocolError
-from wizard.server.clock import ManualClock
+from wizard.server.clock import ManualClockLoop
 
 from ..conftest import fast_settings
-from ..unit import lobby_and_dispatcher, open_connection
+from ..unit import lobby_and_dispatcher, open_connection, run_on_manual_clock
 
 
 def test_hello_needs_a_name_and_a_known_token() -> None:
@@ -68,8 +68,8 @@ def test_the_table_limits_are_refused_with_their_codes() -> None:
 
 
 def test_list_watchers_get_one_tables_message_per_burst_of_changes() -> None:
-    async def scenario() -> list[int]:
-        settings = fast_settings(tables_broadcast_seconds=0.05)
+    async def scenario(loop: ManualClockLoop) -> tuple[list[int], list[int]]:
+        settings = fast_settings(tables_broadcast_seconds=0.5)
         async with lobby_and_dispatcher(settings) as (lobby, dispatcher):
             watcher, socket = open_connection(dispatcher)
             lobby.watch_tables(watcher)
@@ -81,26 +81,30 @@ def test_list_watchers_get_one_tables_message_per_burst_of_changes() -> None:
             for host in hosts:  # three changes in a row
                 await lobby.create_table(host, players=3, options=GameOptions(),
                                          private=False, turn_seconds=None)
-            await asyncio.sleep(0.3)
-            return [len(m["tables"]) for m in socket.messages if m["type"] == "tables"]
 
-    # the list at once, then the three new tables in one message
-    assert asyncio.run(scenario()) == [0, 3]
+            async def listed_after(seconds: float) -> list[int]:
+                loop.advance(seconds)
+                await loop.settle()
+                return [len(m["tables"]) for m in socket.messages if m["type"] == "tables"]
+
+            return await listed_after(0.25), await listed_after(0.25)
+
+    # the list at once, then the three new tables in one message once the interval is over
+    assert run_on_manual_clock(scenario) == ([0], [0, 3])
 
 
-def test_the_sweep_reads_the_lobbys_clock() -> None:
-    async def scenario() -> tuple[bool, bool]:
-        clock = ManualClock(50.0)
+def test_the_sweep_forgets_a_player_gone_for_the_idle_time() -> None:
+    async def scenario(loop: ManualClockLoop) -> tuple[bool, bool]:
         settings = fast_settings(idle_close_seconds=30)
-        async with lobby_and_dispatcher(settings, clock) as (lobby, dispatcher):
+        async with lobby_and_dispatcher(settings) as (lobby, dispatcher):
             connection, _ = open_connection(dispatcher)
             await lobby.identify(connection, "Ann", None)
             await lobby.connection_closed(connection)
-            clock.advance(29.0)
+            loop.advance(29.0)
             await lobby.sweep()
             kept = bool(lobby.players_by_token)
-            clock.advance(1.0)
+            loop.advance(1.0)
             await lobby.sweep()
             return kept, bool(lobby.players_by_token)
 
-    assert asyncio.run(scenario()) == (True, False)
+    assert run_on_manual_clock(scenario, start=50.0) == (True, False)

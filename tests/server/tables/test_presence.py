@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
+from wizard.server.clock import ManualClockLoop
 from wizard.server.tables.player import Player
 from wizard.server.tables.presence import Presence
 from wizard.server.tables.seats import Seat, Seats
+
+from ..unit import run_on_manual_clock
 
 
 def seated(count: int = 3) -> tuple[Seats, list[Player]]:
@@ -30,44 +33,52 @@ async def expiry(grace: float) -> tuple[Presence, list[tuple[int, Player]], asyn
 
 
 def test_a_grace_that_runs_out_reports_the_seat_and_its_player_once() -> None:
-    async def scenario() -> None:
-        presence, expired, fired = await expiry(0.01)
+    async def scenario(loop: ManualClockLoop) -> None:
+        presence, expired, fired = await expiry(30.0)
         seat = presence.seats[1]
         presence.start_grace(seat)
         presence.start_grace(seat)  # already running: not a second timer
         assert presence.in_grace(seat)
-        await asyncio.wait_for(fired.wait(), 10)
-        await asyncio.sleep(0.05)
+        loop.advance(29.0)
+        await loop.settle()
+        assert expired == [] and presence.in_grace(seat)
+        loop.advance(1.0)
+        await fired.wait()
+        loop.advance(30.0)
+        await loop.settle()
         assert expired == [(1, seat.player)]
         assert not presence.in_grace(seat)
 
-    asyncio.run(scenario())
+    run_on_manual_clock(scenario)
 
 
 def test_coming_back_in_time_cancels_the_grace() -> None:
-    async def scenario() -> None:
-        presence, expired, _ = await expiry(0.05)
+    async def scenario(loop: ManualClockLoop) -> None:
+        presence, expired, _ = await expiry(30.0)
         seat = presence.seats[0]
         presence.start_grace(seat)
+        loop.advance(29.0)
         assert presence.came_back(seat) is False  # was not away
-        await asyncio.sleep(0.2)
+        loop.advance(60.0)
+        await loop.settle()
         assert expired == [] and not presence.in_grace(seat)
 
-    asyncio.run(scenario())
+    run_on_manual_clock(scenario)
 
 
 def test_stop_cancels_every_grace_and_an_empty_seat_gets_none() -> None:
-    async def scenario() -> None:
-        presence, expired, _ = await expiry(0.05)
+    async def scenario(loop: ManualClockLoop) -> None:
+        presence, expired, _ = await expiry(30.0)
         presence.seats[2].clear()
         for seat in presence.seats:
             presence.start_grace(seat)
         assert [presence.in_grace(s) for s in presence.seats] == [True, True, False]
         presence.stop()
-        await asyncio.sleep(0.2)
+        loop.advance(60.0)
+        await loop.settle()
         assert expired == []
 
-    asyncio.run(scenario())
+    run_on_manual_clock(scenario)
 
 
 def test_mark_away_only_for_the_same_player_still_without_a_connection() -> None:

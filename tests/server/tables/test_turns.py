@@ -5,26 +5,30 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
-
 from wizard.ai.decision import AgentSpec, Decision, DecisionRequest, InlineDecider
 from wizard.ai.levels import BotLevel, BotSettings
 from wizard.engine import Action, Observation, WizardGame
+from wizard.server.clock import ManualClockLoop
 from wizard.server.metrics import ServerMetrics
 from wizard.server.settings import Settings
 from wizard.server.tables.bots import BotGate
 from wizard.server.tables.seats import Seat, SeatKind
 from wizard.server.tables.services import TableServices
-from wizard.server.tables.turns import Mover, Turn, TurnRunner, due_turn
+from wizard.server.tables.turns import RETRY_SECONDS, Mover, Turn, TurnRunner, due_turn
+
+from ..unit import run_on_manual_clock
 
 GAME = WizardGame(3, seed=11)
+
+
+Proposal = tuple[int, int, Action, Mover, float]  # v, seat, action, mover, loop time
 
 
 class Proposals:
     """The table's side of the seam: records what the runner proposes."""
 
     def __init__(self, fail_first: int = 0) -> None:
-        self.seen: list[tuple[int, int, Action, Mover, float]] = []
+        self.seen: list[Proposal] = []
         self.fail_first = fail_first
         self.arrived = asyncio.Event()
 
@@ -32,7 +36,7 @@ class Proposals:
         if self.fail_first:
             self.fail_first -= 1
             raise OSError("the store is briefly unwritable")
-        self.seen.append((v, seat, action, mover, time.monotonic()))
+        self.seen.append((v, seat, action, mover, asyncio.get_running_loop().time()))
         self.arrived.set()
         return True
 
@@ -44,73 +48,82 @@ def runner(propose: Proposals, decider: InlineDecider | None = None) -> TurnRunn
 
 
 def test_a_bot_turn_proposes_a_legal_action_after_its_think_time() -> None:
-    async def scenario() -> tuple[list[tuple[int, int, Action, Mover, float]], float]:
+    async def scenario(loop: ManualClockLoop) -> tuple[int, list[Proposal]]:
         proposals = Proposals()
         turns = runner(proposals)
-        started = time.monotonic()
         seat = GAME.current_player
         assert seat is not None
-        turns.start(Turn(7, seat, Mover.BOT, AgentSpec("heuristic"), think=0.05))
+        turns.start(Turn(7, seat, Mover.BOT, AgentSpec("heuristic"), think=2.0))
         assert turns.clock is None  # bots have no turn clock
-        await asyncio.wait_for(proposals.arrived.wait(), 5)
-        return proposals.seen, started
+        await loop.settle()  # the turn began: its think time runs
+        loop.advance(1.5)
+        await loop.settle()
+        early = len(proposals.seen)
+        loop.advance(0.5)
+        await proposals.arrived.wait()
+        return early, proposals.seen
 
-    seen, started = asyncio.run(scenario())
+    early, seen = run_on_manual_clock(scenario, start=100.0)
     [(v, seat, action, mover, at)] = seen
-    assert (v, seat, mover) == (7, GAME.current_player, Mover.BOT)
+    assert early == 0
+    assert (v, seat, mover, at) == (7, GAME.current_player, Mover.BOT, 102.0)
     assert action in GAME.legal_actions()
-    assert at - started >= 0.05
 
 
 def test_a_persons_clock_runs_out_into_the_stand_in_with_the_timeout_reason() -> None:
-    async def scenario() -> tuple[tuple[int, float] | None, list[Mover]]:
+    async def scenario(loop: ManualClockLoop) -> tuple[tuple[int, float] | None, list[float],
+                                                       list[Mover]]:
         proposals = Proposals()
         turns = runner(proposals)
         seat = GAME.current_player
         assert seat is not None
-        deadline = time.monotonic() + 0.05
-        turns.start(Turn(3, seat, Mover.TIMEOUT, AgentSpec("heuristic"), deadline=deadline))
+        turns.start(Turn(3, seat, Mover.TIMEOUT, AgentSpec("heuristic"), deadline=160.0))
         clock = turns.clock
-        await asyncio.wait_for(proposals.arrived.wait(), 5)
-        return clock, [m for *_, m, _ in proposals.seen]
+        loop.advance(59.0)
+        await loop.settle()
+        assert not proposals.seen
+        loop.advance(1.0)
+        await proposals.arrived.wait()
+        return clock, [at for *_, at in proposals.seen], [m for *_, m, _ in proposals.seen]
 
-    clock, movers = asyncio.run(scenario())
-    assert clock is not None and clock[0] == GAME.current_player
-    assert movers == [Mover.TIMEOUT]
+    clock, times, movers = run_on_manual_clock(scenario, start=100.0)
+    assert clock == (GAME.current_player, 160.0)
+    assert (times, movers) == ([160.0], [Mover.TIMEOUT])
     assert Mover.TIMEOUT.auto_reason == "timeout" and Mover.AWAY.auto_reason == "away"
     assert Mover.BOT.auto_reason is None and Mover.PLAYER.auto_reason is None
 
 
 def test_a_cancelled_turn_never_proposes_and_a_new_one_replaces_it() -> None:
-    async def scenario() -> list[int]:
+    async def scenario(loop: ManualClockLoop) -> list[int]:
         proposals = Proposals()
         turns = runner(proposals)
         seat = GAME.current_player
         assert seat is not None
         turns.start(Turn(1, seat, Mover.BOT, AgentSpec("heuristic"), think=0.2))
         turns.start(Turn(2, seat, Mover.BOT, AgentSpec("heuristic"), think=0.0))
-        await asyncio.wait_for(proposals.arrived.wait(), 5)
+        await proposals.arrived.wait()
         turns.cancel()
-        await asyncio.sleep(0.3)  # the first turn's think time is over: nothing more comes
+        loop.advance(5.0)  # the first turn's think time is over: nothing more comes
+        await loop.settle()
         return [v for v, *_ in proposals.seen]
 
-    assert asyncio.run(scenario()) == [2]
+    assert run_on_manual_clock(scenario) == [2]
 
 
-def test_a_turn_whose_proposal_failed_is_tried_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    import wizard.server.tables.turns as turns_module
-    monkeypatch.setattr(turns_module, "RETRY_SECONDS", 0.01)
-
-    async def scenario() -> list[int]:
+def test_a_turn_whose_proposal_failed_is_tried_again() -> None:
+    async def scenario(loop: ManualClockLoop) -> list[tuple[int, float]]:
         proposals = Proposals(fail_first=1)
         turns = runner(proposals)
         seat = GAME.current_player
         assert seat is not None
         turns.start(Turn(5, seat, Mover.BOT, AgentSpec("heuristic")))
-        await asyncio.wait_for(proposals.arrived.wait(), 5)
-        return [v for v, *_ in proposals.seen]
+        await loop.settle()
+        assert proposals.fail_first == 0 and not proposals.seen  # the first try failed
+        loop.advance(RETRY_SECONDS)
+        await proposals.arrived.wait()
+        return [(v, at) for v, *_, at in proposals.seen]
 
-    assert asyncio.run(scenario()) == [5]
+    assert run_on_manual_clock(scenario, start=100.0) == [(5, 100.0 + RETRY_SECONDS)]
 
 
 def test_the_decider_sees_the_observation_of_the_seat_to_move() -> None:
@@ -141,6 +154,10 @@ def test_the_decider_sees_the_observation_of_the_seat_to_move() -> None:
 
 
 def test_what_is_due_depends_on_who_sits_in_the_seat() -> None:
+    run_on_manual_clock(what_is_due, start=100.0)
+
+
+async def what_is_due(loop: ManualClockLoop) -> None:
     services = TableServices(Settings(bot_delay=0), InlineDecider(), None,  # type: ignore[arg-type]
                              ServerMetrics())
     bot = Seat(0, SeatKind.BOT, level=BotLevel.HARD,
@@ -153,5 +170,5 @@ def test_what_is_due_depends_on_who_sits_in_the_seat() -> None:
     assert turn is not None and (turn.mover, turn.spec.bot) == (Mover.AWAY, None)
     person = Seat(2, SeatKind.PLAYER)
     turn = due_turn(person, 4, 9, services, turn_seconds=60, trick_completed=False)
-    assert turn is not None and turn.mover is Mover.TIMEOUT and turn.deadline is not None
+    assert turn is not None and turn.mover is Mover.TIMEOUT and turn.deadline == 160.0
     assert due_turn(person, 4, 9, services, turn_seconds=0, trick_completed=False) is None

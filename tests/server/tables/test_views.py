@@ -9,11 +9,14 @@ import msgspec
 
 from wizard.engine import GameOptions, WizardGame
 from wizard.protocol import ChatMessage, TableInfo, encode, message_tag
+from wizard.server.clock import ManualClockLoop
 from wizard.server.tables.audience import Audience
 from wizard.server.tables.player import Player
 from wizard.server.tables.seats import Seats
 from wizard.server.tables.turns import Mover
 from wizard.server.tables.views import TableView, clock_view, update_events, update_view
+
+from ..unit import run_on_manual_clock
 
 
 class Tab:
@@ -79,8 +82,12 @@ def test_the_clock_counts_down_to_zero_and_bots_have_none() -> None:
 
 
 def test_a_resend_carries_the_table_the_latest_state_without_events_and_the_chat() -> None:
+    run_on_manual_clock(a_resend, start=1000.0)
+
+
+async def a_resend(loop: ManualClockLoop) -> None:
     audience, tabs, game = table_of(3)
-    view = TableView("t_1", audience, lambda: (0, 1e12))
+    view = TableView("t_1", audience, lambda: (0, 1060.0))  # 60 s left on the loop's clock
     newcomer = Tab()
     view.resend(newcomer, table_info_stub(), 4, None, None)  # type: ignore[arg-type]
     assert [m["type"] for m in newcomer.messages] == ["table"]  # no game, no chat yet
@@ -91,7 +98,7 @@ def test_a_resend_carries_the_table_the_latest_state_without_events_and_the_chat
     table, update, backlog = newcomer.messages
     assert table["type"] == "table"
     assert (update["v"], update["events"], update["observation"]["player"]) == (4, [], 1)
-    assert update["clock"]["player"] == 0 and update["clock"]["deadline_ms"] > 0
+    assert update["clock"] == {"player": 0, "deadline_ms": 60000}
     assert [line["text"] for line in backlog["messages"]] == ["gl hf"]
 
 

@@ -27,7 +27,6 @@ import concurrent.futures.process
 import contextlib
 import multiprocessing
 import os
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -49,6 +48,7 @@ from wizard.protocol import (
     ProtocolError,
 )
 
+from ..clock import loop_time
 from ..net.connection import Connection
 from ..settings import Settings
 from ..storage.analyses import AnalysisStore
@@ -185,7 +185,7 @@ class Job:
     done: int = 0
     total: int = 0
     task: asyncio.Task[None] | None = None
-    last_progress: float = 0.0
+    last_progress: float = float("-inf")  # on the loop's clock
 
 
 class AnalysisService:
@@ -287,7 +287,7 @@ class AnalysisService:
         return Analysis(game_id, worlds, THRESHOLDS, seats)
 
     def _tell(self, job: Job, force: bool = False) -> None:
-        now = time.monotonic()
+        now = loop_time()
         if not force and now - job.last_progress < PROGRESS_EVERY_S:
             return
         job.last_progress = now
@@ -332,10 +332,10 @@ class AnalysisService:
 
     async def _analyse(self, job: Job) -> list[dict[str, Any]]:
         settings = self.settings
-        began = time.monotonic()
+        began = loop_time()
         decisions: list[dict[str, Any]] = []
         while True:
-            if time.monotonic() - began > settings.max_seconds:
+            if loop_time() - began > settings.max_seconds:
                 raise TimeoutError(f"the analysis took longer than {settings.max_seconds:g} s")
             args = (job.record, list(job.seats), settings.worlds, len(decisions),
                     settings.slice_seconds)

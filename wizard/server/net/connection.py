@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket
 
 from wizard.protocol import ServerMessage, encode, message_tag
 
-from ..clock import MONOTONIC, Now
+from ..clock import Now
 from ..metrics import ServerMetrics
 from .addresses import client_address
 from .limits import Strikes, TokenBucket
@@ -76,9 +76,12 @@ class Connection:
     """A client socket with its state, its player (once identified) and its send queue."""
 
     def __init__(self, websocket: WebSocket, *, queue_size: int, metrics: ServerMetrics,
-                 clock: Now = MONOTONIC, queue_bytes: int = 1 << 20) -> None:
+                 queue_bytes: int = 1 << 20) -> None:
         self.websocket = websocket
-        self.clock = clock
+        # made on the loop, looked up once (on Python 3.11 every lookup is a getpid() system
+        # call); its clock is the server's one (`wizard.server.clock`), budgets read it too
+        self._loop = asyncio.get_running_loop()
+        self.clock: Now = self._loop.time
         self.conn_id = next(_ids)
         scope = getattr(websocket, "scope", {})
         self.address = client_address(scope)
@@ -89,7 +92,7 @@ class Connection:
         self.player: Player | None = None
         self.spectating: set[str] = set()
         self.wants_tables = False
-        self.opened_at = self.last_frame = clock()
+        self.opened_at = self.last_frame = self.clock()
         # budgets, set by the dispatcher (`Dispatcher.connection_opened`)
         self.budget: TokenBucket | None = None
         self.strikes: Strikes | None = None
@@ -177,8 +180,8 @@ class Connection:
         """Close the connection if it has not said ``hello`` within ``hello_seconds``, or
         once it has sent no frame for ``idle_seconds`` (`touch` on every frame)."""
         self._hello_seconds, self._idle_seconds = hello_seconds, idle_seconds
-        self._idle_timer = asyncio.get_running_loop().call_later(
-            min(hello_seconds, idle_seconds), self._check_idle)
+        self._idle_timer = self._loop.call_at(
+            self.opened_at + min(hello_seconds, idle_seconds), self._check_idle)
 
     def touch(self) -> None:
         """A frame arrived: the idle clock starts again (one clock read, no timer work)."""
@@ -198,7 +201,7 @@ class Connection:
             self.close(CLOSE_NORMAL, "idle", cause="idle")
             return
         due = idle_due if self.player is not None else min(idle_due, hello_due)
-        self._idle_timer = asyncio.get_running_loop().call_later(due - now, self._check_idle)
+        self._idle_timer = self._loop.call_at(due, self._check_idle)
 
     # --- sending --------------------------------------------------------------------------
 

@@ -93,7 +93,7 @@ class Dispatcher:
     def connection_opened(self, connection: Connection) -> None:
         """Give a new connection its budgets and its idle timer."""
         settings = self.settings
-        clock = self.lobby.services.clock
+        clock = connection.clock  # the loop's
         connection.budget = TokenBucket(settings.messages_per_second, settings.message_burst,
                                         clock)
         connection.strikes = Strikes(settings.rate_limit_strikes,

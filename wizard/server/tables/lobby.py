@@ -23,6 +23,7 @@ from wizard.protocol import (
     encode,
 )
 
+from ..clock import loop_time
 from ..net.addresses import capped
 from ..net.connection import Connection
 from ..storage.store import STATUS_CORRUPT, STATUS_FINISHED
@@ -53,9 +54,9 @@ class Lobby:
         self.list_watchers: dict[Connection, tuple[int, int]] = {}  # → (offset, limit)
         self._tables_dirty = False
         self._tables_flush: asyncio.TimerHandle | None = None
-        self._last_flush = 0.0
+        self._last_flush = float("-inf")  # on the loop's clock, as every time here
         self._sweeper: asyncio.Task[None] | None = None
-        self._next_prune: float | None = None  # on the lobby's clock
+        self._next_prune: float | None = None
 
     # --- players --------------------------------------------------------------------------
 
@@ -75,13 +76,13 @@ class Lobby:
             else:
                 store.player_seen(token)
         else:
-            player = Player(name, seen_at=self.services.clock())
+            player = Player(name, seen_at=loop_time())
             # the token must outlive a restart before its owner learns it
             await store.remember_player(player.token, player.player_id, name)
             self.players_by_token[player.token] = player
         connection.identify(player)
         player.connections.add(connection)
-        player.last_seen = self.services.clock()
+        player.last_seen = loop_time()
         log.info("player_identified", player_id=player.player_id, conn_id=connection.conn_id,
                  returning=token is not None)
         connection.send(Welcome(player.player_id, player.name, player.token))
@@ -114,7 +115,7 @@ class Lobby:
             return None
         player_id, name = known
         player = self.restored_players.pop(player_id, None) or Player(
-            name, player_id=player_id, seen_at=self.services.clock())
+            name, player_id=player_id, seen_at=loop_time())
         player.token = token
         self.players_by_token[token] = player
         return player
@@ -123,7 +124,7 @@ class Lobby:
         player = self.restored_players.get(player_id)
         if player is None:
             player = self.restored_players[player_id] = Player(
-                name, player_id=player_id, seen_at=self.services.clock())
+                name, player_id=player_id, seen_at=loop_time())
         return player
 
     async def restore(self) -> int:
@@ -204,7 +205,7 @@ class Lobby:
         if player is None:
             return
         player.connections.discard(connection)
-        player.last_seen = self.services.clock()
+        player.last_seen = loop_time()
         if player.connected:
             return
         for table_id in tuple(player.tables):
@@ -309,7 +310,7 @@ class Lobby:
         self.list_watchers[connection] = (offset, limit)
         connection.send(self.tables_page(offset, limit))
         # the list was just sent: changes right after it wait for the interval together
-        self._last_flush = max(self._last_flush, self.services.clock())
+        self._last_flush = max(self._last_flush, loop_time())
 
     def _table_changed(self, table: Table) -> None:
         if not table.private:
@@ -328,16 +329,16 @@ class Lobby:
         self._tables_dirty = True
         if self._tables_flush is not None:
             return
-        interval = self.services.settings.tables_broadcast_seconds
-        delay = max(0.0, self._last_flush + interval - self.services.clock())
-        self._tables_flush = asyncio.get_running_loop().call_later(delay, self._flush_tables)
+        loop = asyncio.get_running_loop()
+        due = self._last_flush + self.services.settings.tables_broadcast_seconds
+        self._tables_flush = loop.call_at(max(due, loop.time()), self._flush_tables)
 
     def _flush_tables(self) -> None:
         self._tables_flush = None
         if not self._tables_dirty:
             return
         self._tables_dirty = False
-        self._last_flush = self.services.clock()
+        self._last_flush = loop_time()
         pages: dict[tuple[int, int], bytes] = {}  # each page encoded once for its watchers
         for connection, page in tuple(self.list_watchers.items()):
             text = pages.get(page)
@@ -363,9 +364,9 @@ class Lobby:
 
     async def sweep(self) -> None:
         """Close tables without a connected player for ``idle_close_seconds``; forget players
-        with no connection and no table for as long (both on the lobby's clock). Once an
+        with no connection and no table for as long (both on the loop's clock). Once an
         hour, the store forgets players who never played (``player_retention_days``)."""
-        now = self.services.clock()
+        now = loop_time()
         limit = self.services.settings.idle_close_seconds
         for table in tuple(self.tables.values()):
             if table.has_connected_human():
@@ -380,6 +381,7 @@ class Lobby:
         if self._next_prune is None or now >= self._next_prune:
             self._next_prune = now + PRUNE_EVERY_SECONDS
             retention = self.services.settings.player_retention_days * 86400
+            # the store's last-seen times are wall-clock timestamps (they outlive the process)
             await self.services.store.prune_players(time.time() - retention)
 
     async def close(self) -> None:

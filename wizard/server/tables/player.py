@@ -38,7 +38,7 @@ class Player:
         self.token = token or new_token()
         self.connections: set[Connection] = set()
         self.tables: set[str] = set()
-        self.last_seen = seen_at  # on the lobby's clock, set again on every (dis)connect
+        self.last_seen = seen_at  # on the loop's clock, set again on every (dis)connect
 
     @property
     def connected(self) -> bool:

@@ -1,4 +1,7 @@
-"""`TableServices`: what every table shares (settings, decider, store, metrics, clock)."""
+"""`TableServices`: what every table shares (settings, decider, store, metrics, callbacks).
+
+Time is the running loop's (`wizard.server.clock`), not a service.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from wizard.ai.decision import Decider
 
-from ..clock import MONOTONIC, Now
 from ..metrics import ServerMetrics
 from ..settings import Settings
 from ..storage.store import SqliteStore
@@ -34,7 +36,6 @@ class TableServices:
     # OS's secret randomness, which no number of published draws gives away
     rng: random.Random = field(default_factory=secrets.SystemRandom)
     bot_gate: BotGate = field(default_factory=BotGate)
-    clock: Now = MONOTONIC
 
 
 def new_table_id() -> str:

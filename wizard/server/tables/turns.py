@@ -12,9 +12,8 @@ back through its ``propose`` callback. It never reads the table:
 Proposals carry the table version they were computed for, so one that arrives
 after the table moved on is dropped by the table.
 
-Turn deadlines are on the decider's clock (`DecisionRequest.deadline` is
-``time.monotonic()`` seconds, the clock asyncio sleeps by), not on the lobby's
-injected one: a decision deadline and a sleep must agree with the pool.
+Turn deadlines and think times are on the loop's clock (`wizard.server.clock`);
+the decider is handed only how long it may take (`decider_deadline`).
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
-import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -31,6 +29,7 @@ import structlog
 from wizard.ai.decision import AgentSpec, Decider, DecisionRequest
 from wizard.engine import Action, Observation, WizardGame
 
+from ..clock import decider_deadline, loop_time
 from ..metrics import ServerMetrics
 from ..storage.db import StoreFullError
 from .bots import STAND_IN_AGENT, BotGate, decide, decide_now, level_agent, think_seconds
@@ -62,7 +61,7 @@ class Turn(NamedTuple):
     """What is due at table version ``v``: seat ``seat`` moves, or ``mover`` moves for it.
 
     ``think`` is how long a bot waits before its move is applied; ``deadline``
-    (monotonic seconds) is when a person's turn clock runs out, ``None`` for bots.
+    (on the loop's clock) is when a person's turn clock runs out, ``None`` for bots.
     (A named tuple: one is made for every bot move.)
     """
 
@@ -89,7 +88,7 @@ def due_turn(seat: Seat, v: int, moves: int, services: TableServices, *, turn_se
         return Turn(v, seat.index, Mover.AWAY, AgentSpec(STAND_IN_AGENT, None, moves), think)
     if turn_seconds > 0:
         return Turn(v, seat.index, Mover.TIMEOUT, AgentSpec(STAND_IN_AGENT, None, moves),
-                    deadline=time.monotonic() + turn_seconds)
+                    deadline=loop_time() + turn_seconds)
     return None
 
 
@@ -124,7 +123,7 @@ class TurnRunner:
 
     @property
     def clock(self) -> tuple[int, float] | None:
-        """``(seat, monotonic deadline)`` while a person's turn clock runs."""
+        """``(seat, deadline on the loop's clock)`` while a person's turn clock runs."""
         turn = self.turn
         if turn is None or turn.deadline is None:
             return None
@@ -153,7 +152,7 @@ class TurnRunner:
         if turn.think > 0 or turn.deadline is not None or not self.bot_gate.has_share:
             return None
         request = DecisionRequest(game.observation(turn.seat), turn.spec,
-                                  time.monotonic() + self.ai_deadline_seconds)
+                                  decider_deadline(self.ai_deadline_seconds))
         decision = decide_now(self.decider, request, self.metrics, table_id=self.table_id)
         if decision is None:
             return None
@@ -161,18 +160,19 @@ class TurnRunner:
         return decision.action
 
     async def _run(self, turn: Turn) -> None:
+        loop = self._running_loop()
         if turn.deadline is not None:  # a person's clock: the stand-in moves when it ends
-            await asyncio.sleep(max(0.0, turn.deadline - time.monotonic()))
-        ready_at = time.monotonic() + turn.think
-        deadline = max(ready_at, time.monotonic() + self.ai_deadline_seconds)
+            await asyncio.sleep(max(0.0, turn.deadline - loop.time()))
+        ready_at = loop.time() + turn.think
         try:
-            request = DecisionRequest(self.observe(turn.seat), turn.spec, deadline)
+            request = DecisionRequest(self.observe(turn.seat), turn.spec, decider_deadline(
+                max(turn.think, self.ai_deadline_seconds)))
             # decide during the think time, so a slow decision is not added to it; at once
             # when the decider decides on the loop anyway
             decision = (decide_now(self.decider, request, self.metrics, table_id=self.table_id)
                         or await decide(self.decider, request, self.metrics,
                                         table_id=self.table_id))
-            wait = ready_at - time.monotonic()
+            wait = ready_at - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
             await self.bot_gate.wait()  # a person never waits behind a burst of bot moves
@@ -180,18 +180,16 @@ class TurnRunner:
         except asyncio.CancelledError:
             raise
         except StoreFullError:  # the store logs the episode once; try again until it ends
-            self._retry = asyncio.get_running_loop().call_later(RETRY_SECONDS,
-                                                                self._try_again, turn)
+            self._retry = loop.call_later(RETRY_SECONDS, self._try_again, turn)
         except Exception:  # never let a turn die silently: the table would stall
             log.exception("turn_failed", table_id=self.table_id, seat=turn.seat, v=turn.v)
-            self._retry = asyncio.get_running_loop().call_later(RETRY_SECONDS,
-                                                                self._try_again, turn)
+            self._retry = loop.call_later(RETRY_SECONDS, self._try_again, turn)
 
     def _try_again(self, turn: Turn) -> None:
         """Run the failed turn again (e.g. the store was briefly unwritable) if still due."""
         self._retry = None
         if self.turn is turn:
-            self._task = asyncio.get_running_loop().create_task(
+            self._task = self._running_loop().create_task(
                 self._run(turn), name=f"turn-{self.table_id}-{turn.v}-retry")
 
     async def wait_idle(self) -> None:

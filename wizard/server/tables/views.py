@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from wizard.engine import Event, WizardGame
 from wizard.protocol import AutoPlayedEvent, ChatMessage, Clock, EventView, TableInfo, Update
 
-from ..clock import MONOTONIC, Now
+from ..clock import Now, loop_time
 from ..net.connection import Connection
 from ..net.updates import GameViews, event_view, observation_view
 from .audience import Audience
@@ -33,8 +33,9 @@ if TYPE_CHECKING:
     from .table import Table
 
 
-def clock_view(clock: tuple[int, float] | None, now: Now = MONOTONIC) -> Clock | None:
-    """The turn clock ``(seat, monotonic deadline)`` as the client sees it: ms left, or null.
+def clock_view(clock: tuple[int, float] | None, now: Now = loop_time) -> Clock | None:
+    """The turn clock ``(seat, deadline on the loop's clock)`` as the client sees it: ms
+    left, or null.
 
     >>> clock_view((2, 10.0), now=lambda: 7.5)
     Clock(player=2, deadline_ms=2500)
@@ -89,7 +90,7 @@ def table_info(table: Table) -> TableInfo:
 class TableView:
     """What one table's audience is sent: updates (a view per seat), chat and its backlog.
 
-    ``clock()`` is the running turn clock ``(seat, monotonic deadline)``, if any.
+    ``clock()`` is the running turn clock ``(seat, deadline on the loop's clock)``, if any.
     """
 
     __slots__ = ("audience", "chat_log", "clock", "parts", "table_id")
