@@ -17,9 +17,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from wizard.server.storage.db import Database, connect, migrate
+from wizard.engine import GameOptions
+from wizard.server.storage.db import Database, connect
+from wizard.server.storage.records import GameResult, StoredSeat, TableSettings
+from wizard.server.storage.schema import migrate
 
-OPTIONS = {"hidden_bids": False, "forbid_even_bids": True, "wizard_trump_dealer_chooses": False}
+OPTIONS = GameOptions()
 
 
 def build(path: Path, games: int, seed: int = 1) -> None:
@@ -30,17 +33,17 @@ def build(path: Path, games: int, seed: int = 1) -> None:
     for number in range(games):
         table_id = f"t_{number:012d}"
         game_id = f"{table_id}-1"
-        seats = [{"kind": "player", "player_id": f"p_{number:012x}", "name": "Ann"}] + [
-            {"kind": "bot", "level": "easy", "name": "Bot (easy)",
-             "bot": {"level": "easy", "strength": 0.5, "seed": rng.getrandbits(32)}}] * 3
+        seats = [StoredSeat("player", player_id=f"p_{number:012x}", name="Ann")] + [
+            StoredSeat("bot", level="easy", name="Bot (easy)",
+                       bot={"level": "easy", "strength": 0.5, "seed": rng.getrandbits(32)})] * 3
         conn.execute(*Database.insert_game(game_id, table_id, OPTIONS, rng.getrandbits(63),
-                                           seats, {"players": 4, "private": True, "v0": 1}))
+                                           seats, TableSettings(4, private=True, v0=1)))
         for seq in range(1, 301):
             action = ({"type": "play", "card": rng.randrange(60)} if seq % 5
                       else {"type": "bid", "value": rng.randrange(4)})
             conn.execute(*Database.insert_action(game_id, seq, seq % 4, action))
         conn.execute(*Database.finish_game(game_id, "finished",
-                                           {"scores": [10, 20, -10, 0], "winners": [1]}))
+                                           GameResult([10, 20, -10, 0], [1])))
         conn.execute(*Database.upsert_player(f"{number:064x}", f"p_{number:012x}", "Ann"))
     conn.execute("COMMIT")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

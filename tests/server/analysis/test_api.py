@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from wizard.ai.agents.heuristic import HeuristicAgent
-from wizard.engine import WizardGame
+from wizard.engine import WizardGame, action_index
 from wizard.server.analysis.jobs import AnalysisSettings
+from wizard.server.storage.records import StoredSeat, TableSettings
 
 from ..conftest import Harness, WsClient
 
@@ -27,11 +28,11 @@ def store_game(harness: Harness, game_id: str, players: dict[int, WsClient], *,
     seats = []
     for seat in range(num_players):
         if seat in players:
-            seats.append({"kind": "player", "player_id": players[seat].player_id,
-                          "name": players[seat].label})
+            seats.append(StoredSeat("player", player_id=players[seat].player_id,
+                                    name=players[seat].label))
         else:
-            seats.append({"kind": "bot", "level": "easy", "name": "Easy bot",
-                          "bot": {"level": "easy", "strength": 10, "seed": seat}})
+            seats.append(StoredSeat("bot", level="easy", name="Easy bot",
+                                    bot={"level": "easy", "strength": 10, "seed": seat}))
     game = WizardGame(num_players, seed=seed)
     agent = HeuristicAgent()
     store = harness.server.store
@@ -43,16 +44,15 @@ def store_game(harness: Harness, game_id: str, players: dict[int, WsClient], *,
         for watcher in watchers:
             assert watcher.player_id is not None
             store.watching(table_id, watcher.player_id)
-        await store.game_started(table_id, game_id, options=game.options.to_dict(), seed=seed,
-                                 seats=seats, table_info={"players": num_players,
-                                                          "private": private})
+        await store.game_started(table_id, game_id, options=game.options, seed=seed,
+                                 seats=seats, table_info=TableSettings(num_players, private))
         seq = 0
         while not game.is_finished:
             seat = game.current_player
             assert seat is not None
             action = agent.act(game.observation(seat))
             seq += 1
-            await store.append(table_id, seq, [(seat, action.to_dict())])
+            await store.append(table_id, seq, [(seat, action_index(action))])
             game.apply(seat, action)
         if finish:
             await store.game_finished(table_id, game.scores, game.winners())

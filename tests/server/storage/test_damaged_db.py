@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 
-from wizard.server.storage.db import StoreCorruptError, check_file
+from wizard.server.storage.errors import StoreCorruptError
+from wizard.server.storage.integrity import check_file
 
 from ...serve import free_port, start_server, stop_server
 from ..driver import act_message, my_turn

@@ -8,16 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from wizard.server.storage.db import (
-    SCHEMA_VERSION,
-    Database,
-    StoreError,
-    connect,
-    load_games,
-    migrate,
-    schema_version,
-)
+from wizard.engine import GameOptions
+from wizard.server.storage.db import Database, connect, load_games
+from wizard.server.storage.errors import StoreError
 from wizard.server.storage.records import TableSettings
+from wizard.server.storage.schema import SCHEMA_VERSION, migrate, schema_version
 
 
 def test_a_first_version_database_opens_in_this_version(tmp_path: Path) -> None:
@@ -90,7 +85,7 @@ def test_writes_are_committed_in_groups_and_survive_a_reopen(tmp_path: Path) -> 
     async def write_many() -> int:
         db = Database(path)
         await db.open()
-        await db.write(Database.insert_game("g", "t", {}, 1, [], {}))
+        await db.write(Database.insert_game("g", "t", GameOptions(), 1, [], TableSettings()))
         await asyncio.gather(*(db.write(Database.insert_action("g", seq, seq % 3, {"n": seq}))
                                for seq in range(1, 201)))
         commits = db.commits
@@ -107,7 +102,7 @@ def test_a_failing_write_does_not_fail_the_writes_queued_with_it() -> None:
     async def run() -> list[object]:
         db = Database(":memory:")
         await db.open()
-        await db.write(Database.insert_game("g", "t", {}, 1, [], {}))
+        await db.write(Database.insert_game("g", "t", GameOptions(), 1, [], TableSettings()))
         await db.write(Database.insert_action("g", 1, 0, {}))
         results = await asyncio.gather(
             db.write(Database.insert_action("g", 2, 0, {})),
@@ -128,7 +123,7 @@ def test_a_failing_write_does_not_fail_the_writes_queued_with_it() -> None:
 def test_writing_to_a_closed_database_is_an_error() -> None:
     async def run() -> None:
         db = Database(":memory:")
-        await db.write(Database.insert_game("g", "t", {}, 1, [], {}))
+        await db.write(Database.insert_game("g", "t", GameOptions(), 1, [], TableSettings()))
 
     with pytest.raises(StoreError, match="not open"):
         asyncio.run(run())

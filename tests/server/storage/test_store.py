@@ -7,7 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from wizard.server.storage.db import StoreError
+from wizard.engine import GameOptions
+from wizard.server.storage.errors import StoreError
+from wizard.server.storage.records import StoredSeat, TableSettings
 
 from ..conftest import Harness
 from ..driver import act_message, my_turn
@@ -86,19 +88,19 @@ def test_a_corrupt_game_is_skipped_and_the_good_ones_come_back(
 
 def test_history_pages_through_finished_games_newest_first(harness: Harness) -> None:
     store = harness.server.store
-    seats = [{"kind": "player", "player_id": "p_1", "name": "Ann"},
-             {"kind": "bot", "level": "easy", "name": "Bot (easy)",
-              "bot": {"level": "easy", "strength": 9, "seed": 1}},
-             {"kind": "bot", "level": "hard", "name": "Bot (hard)",
-              "bot": {"level": "hard", "strength": 70, "seed": 2}}]
+    seats = [StoredSeat("player", player_id="p_1", name="Ann"),
+             StoredSeat("bot", level="easy", name="Bot (easy)",
+                        bot={"level": "easy", "strength": 9, "seed": 1}),
+             StoredSeat("bot", level="hard", name="Bot (hard)",
+                        bot={"level": "hard", "strength": 70, "seed": 2})]
 
     async def fill() -> None:
         for k in range(5):
-            await store.game_started(f"t{k}", f"t{k}-1", options={}, seed=k, seats=seats,
-                                     table_info={"v0": 1})
+            await store.game_started(f"t{k}", f"t{k}-1", options=GameOptions(), seed=k,
+                                     seats=seats, table_info=TableSettings(v0=1))
             await store.game_finished(f"t{k}", [k, 0, -k], [0])
-        await store.game_started("live", "live-1", options={}, seed=9, seats=seats,
-                                 table_info={"v0": 1})
+        await store.game_started("live", "live-1", options=GameOptions(), seed=9, seats=seats,
+                                 table_info=TableSettings(v0=1))
 
     harness.client.portal.call(fill)  # type: ignore[attr-defined]
     client = harness.client

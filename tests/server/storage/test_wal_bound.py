@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from wizard.engine import GameOptions
 from wizard.server.storage import db as dbmod
 from wizard.server.storage.db import Database
+from wizard.server.storage.records import TableSettings
 
 
 def test_the_wal_stays_bounded_while_writes_keep_coming(tmp_path: Path,
@@ -25,7 +27,8 @@ def test_the_wal_stays_bounded_while_writes_keep_coming(tmp_path: Path,
     async def load() -> None:
         await database.open()
         try:
-            await database.write(Database.insert_game("g", "t", {}, 1, [], {}))
+            await database.write(Database.insert_game("g", "t", GameOptions(), 1, [],
+                                                      TableSettings()))
             payload = {"type": "play", "card": 1, "pad": "x" * 2000}
             for seq in range(1, 4001):  # ~8 MB of actions, a commit every loop turn
                 await database.write(Database.insert_action("g", seq, 0, payload))

@@ -9,7 +9,7 @@ from typing import Any, cast
 import pytest
 
 from wizard.engine import Bid, WizardGame, action_index
-from wizard.server.storage.db import StoreFullError
+from wizard.server.storage.errors import StoreFullError
 from wizard.server.storage.store import SqliteStore
 from wizard.server.tables.moves import Move, moves_from, store_moves
 from wizard.server.tables.turns import Mover

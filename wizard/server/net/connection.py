@@ -18,7 +18,6 @@ import contextlib
 import enum
 import itertools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import structlog
 from starlette.websockets import WebSocket
@@ -27,11 +26,9 @@ from wizard.protocol import ServerMessage, encode, message_tag
 
 from ..clock import Now
 from ..metrics import ServerMetrics
+from ..tables.player import Player
 from .addresses import client_address
 from .limits import Strikes, TokenBucket
-
-if TYPE_CHECKING:
-    from ..tables.player import Player
 
 log = structlog.get_logger(__name__)
 

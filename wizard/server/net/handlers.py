@@ -48,7 +48,7 @@ from wizard.protocol import (
 
 from ..metrics import ServerMetrics
 from ..settings import Settings
-from ..storage.db import StoreFullError
+from ..storage.errors import StoreFullError
 from ..tables.lobby import Lobby
 from .connection import CLOSE_POLICY, CLOSE_TOO_BIG, Connection
 from .limits import Strikes, TokenBucket

@@ -18,7 +18,6 @@ import contextlib
 import itertools
 import json
 import operator
-import shutil
 import sqlite3
 import threading
 import time
@@ -30,184 +29,22 @@ from typing import Any
 import msgspec
 import structlog
 
-from .records import StoredGame, decode_game
+from wizard.engine import GameOptions
+
+from .errors import SQLITE_FULL, StoreError, StoreFullError
+from .integrity import FULL_CHECK_BYTES, check_file
+from .records import (
+    GameResult,
+    StoredGame,
+    StoredSeat,
+    TableSettings,
+    WaitingTable,
+    decode_game,
+    encode_json,
+)
+from .schema import migrate
 
 log = structlog.get_logger(__name__)
-
-# Each entry upgrades the schema by one version; never edit a released entry.
-MIGRATIONS: tuple[str, ...] = (
-    # 1: games, their actions, and players' token hashes
-    """
-    CREATE TABLE games (
-        id TEXT PRIMARY KEY,
-        table_id TEXT NOT NULL,
-        created REAL NOT NULL,
-        options TEXT NOT NULL,
-        seed INTEGER NOT NULL,
-        seats TEXT NOT NULL,
-        status TEXT NOT NULL,
-        result TEXT
-    );
-    CREATE TABLE actions (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        seq INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        time REAL NOT NULL,
-        PRIMARY KEY (game_id, seq)
-    );
-    CREATE TABLE players (
-        token_hash TEXT PRIMARY KEY,
-        player_id TEXT NOT NULL,
-        name TEXT NOT NULL
-    );
-    """,
-    # 2: table settings kept with the game, finish time, and an index for history pages
-    """
-    ALTER TABLE games ADD COLUMN table_info TEXT NOT NULL DEFAULT '{}';
-    ALTER TABLE games ADD COLUMN finished REAL;
-    CREATE INDEX games_by_status_finished ON games(status, finished);
-    """,
-    # 3: when each player was last seen, so that players who never played can be pruned
-    """
-    ALTER TABLE players ADD COLUMN seen REAL NOT NULL DEFAULT 0;
-    UPDATE players SET seen = CAST(strftime('%s', 'now') AS REAL);
-    CREATE INDEX players_by_seen ON players(seen);
-    """,
-    # 4: tables before their game starts (seats, host, settings), so they survive a restart
-    """
-    CREATE TABLE waiting_tables (
-        id TEXT PRIMARY KEY,
-        record TEXT NOT NULL,
-        updated REAL NOT NULL
-    );
-    """,
-    # 5: the master bot's analyses, one row per (game, seat); builds before schema 5
-    # created this table on first use, so a database of theirs may have it already
-    """
-    CREATE TABLE IF NOT EXISTS analyses (
-        game_id TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        worlds INTEGER NOT NULL,
-        created REAL NOT NULL,
-        report TEXT NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    );
-    """,
-    # 6: a private table's invite (its id alone no longer opens it), and who watched
-    # which game, so that a private game's history is open to its spectators too;
-    # private tables stored before get an invite of their own (128 random bits)
-    """
-    CREATE TABLE table_invites (
-        table_id TEXT PRIMARY KEY,
-        invite TEXT NOT NULL
-    );
-    INSERT OR IGNORE INTO table_invites (table_id, invite)
-        SELECT table_id, lower(hex(randomblob(16))) FROM games
-        WHERE COALESCE(json_extract(table_info, '$.private'), 0) != 0;
-    INSERT OR IGNORE INTO table_invites (table_id, invite)
-        SELECT id, lower(hex(randomblob(16))) FROM waiting_tables
-        WHERE COALESCE(json_extract(record, '$.private'), 0) != 0;
-    CREATE TABLE game_spectators (
-        game_id TEXT NOT NULL,
-        player_id TEXT NOT NULL,
-        PRIMARY KEY (game_id, player_id)
-    ) WITHOUT ROWID;
-    """,
-)
-SCHEMA_VERSION = len(MIGRATIONS)
-
-
-class StoreError(RuntimeError):
-    """The database could not do what was asked (disk full, closed, corrupt file)."""
-
-
-class StoreFullError(StoreError):
-    """The disk (or the database's size cap) is full: nothing can be saved until space returns."""
-
-
-SQLITE_FULL = 13
-
-
-class StoreCorruptError(StoreError):
-    """The database file failed SQLite's check at start; a copy was kept."""
-
-
-#: files up to this size (database + log) get the full ``integrity_check`` at start
-#: (``WIZARD_DB_FULL_CHECK_MB``); measured 38 ms for 5.7 MiB, 1.3 s for 57 MiB, 2.5 s for
-#: 226 MiB on a shared 2-core machine (docs/operations.md)
-FULL_CHECK_BYTES = 128 * 1024 * 1024
-
-
-def check_file(path: str, full_check_bytes: int = FULL_CHECK_BYTES) -> None:
-    """Check the database at ``path`` (if it exists) before the server uses it.
-
-    A file (with its ``-wal``) of at most ``full_check_bytes`` gets ``PRAGMA
-    integrity_check``, which also finds an index that no longer matches its table
-    (one flipped byte in an index page: every page is well-formed, so ``quick_check``
-    passes, and the server would read the wrong rows); a bigger one gets ``PRAGMA
-    quick_check`` (pages and b-trees only), so that start-up stays within seconds.
-
-    On failure keeps a copy beside it (``<path>.corrupt-<UTC time>``, with its
-    ``-wal``), logs ``store_corrupt`` and raises `StoreCorruptError` saying how to
-    recover (``docs/operations.md``, "A damaged database").
-    """
-    if not Path(path).is_file():
-        return
-    wal = Path(path + "-wal")
-    size = Path(path).stat().st_size + (wal.stat().st_size if wal.is_file() else 0)
-    pragma = "integrity_check" if size <= full_check_bytes else "quick_check"
-    began = time.perf_counter()
-    try:
-        conn = sqlite3.connect(path)
-        try:
-            problems = [str(row[0]) for row in conn.execute(f"PRAGMA {pragma}(20)")]
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError as exc:
-        problems = [str(exc)]
-    if problems == ["ok"]:
-        log.info("store_checked", path=path, check=pragma, bytes=size,
-                 ms=round((time.perf_counter() - began) * 1000))
-        return
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    copy = f"{path}.corrupt-{stamp}"
-    shutil.copy2(path, copy)
-    if wal.is_file():
-        shutil.copy2(wal, copy + "-wal")
-    log.error("store_corrupt", path=path, check=pragma, copy=copy, problems=problems[:5])
-    raise StoreCorruptError(
-        f"the database {path} is damaged ({pragma}: {problems[0]}); a copy is kept at {copy}. "
-        f"Recover what can be read with: sqlite3 {path} .recover | sqlite3 recovered.db, "
-        "then start with WIZARD_DB=recovered.db, or restore a backup "
-        "(docs/operations.md, 'A damaged database')")
-
-
-def schema_version(conn: sqlite3.Connection) -> int:
-    """The schema version of a database (0 for a new, empty one)."""
-    conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-    row = conn.execute("SELECT version FROM schema_version").fetchone()
-    if row is None:
-        conn.execute("INSERT INTO schema_version VALUES (0)")
-        return 0
-    return int(row[0])
-
-
-def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
-    """Bring the database to ``target`` (default: the newest); returns the version before.
-
-    Each step runs in its own transaction with the version bump, so a crash
-    mid-migration leaves the database at the previous version. Raises
-    `StoreError` for a database newer than this build.
-    """
-    before = schema_version(conn)
-    if before > SCHEMA_VERSION:
-        raise StoreError(f"database schema {before} is newer than this build ({SCHEMA_VERSION})")
-    for version in range(before + 1, target + 1):
-        conn.executescript(f"BEGIN; {MIGRATIONS[version - 1]} "
-                           f"UPDATE schema_version SET version = {version}; COMMIT;")
-        log.info("schema_migrated", version=version)
-    return before
 
 
 def connect(path: str, *, uri: bool = False) -> sqlite3.Connection:
@@ -432,12 +269,12 @@ class Database:
     # --- the store's queries -----------------------------------------------------------
 
     @staticmethod
-    def insert_game(game_id: str, table_id: str, options: dict[str, Any], seed: int,
-                    seats: list[dict[str, Any]], table_info: dict[str, Any]) -> _Write:
+    def insert_game(game_id: str, table_id: str, options: GameOptions, seed: int,
+                    seats: Sequence[StoredSeat], table_info: TableSettings) -> _Write:
         return ("INSERT INTO games (id, table_id, created, options, seed, seats, status, "
                 "table_info) VALUES (?, ?, ?, ?, ?, ?, 'playing', ?)",
-                (game_id, table_id, time.time(), json.dumps(options), seed, json.dumps(seats),
-                 json.dumps(table_info)))
+                (game_id, table_id, time.time(), json.dumps(options.to_dict()), seed,
+                 encode_json(seats), encode_json(table_info)))
 
     @staticmethod
     def insert_action(game_id: str, seq: int, seat: int,
@@ -446,14 +283,26 @@ class Database:
                 (game_id, seq, seat, _ENCODE(action).decode(), time.time()))
 
     @staticmethod
-    def finish_game(game_id: str, status: str, result: dict[str, Any] | None) -> _Write:
+    def finish_game(game_id: str, status: str, result: GameResult | None) -> _Write:
         return ("UPDATE games SET status = ?, result = ?, finished = ? WHERE id = ?",
-                (status, json.dumps(result) if result is not None else None, time.time(),
-                 game_id))
+                (status, encode_json(result), time.time(), game_id))
 
     @staticmethod
-    def update_seats(game_id: str, seats: list[dict[str, Any]]) -> _Write:
-        return ("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game_id))
+    def update_seats(game_id: str, seats: Sequence[StoredSeat]) -> _Write:
+        return ("UPDATE games SET seats = ? WHERE id = ?", (encode_json(seats), game_id))
+
+    @staticmethod
+    def keep_waiting(table_id: str, record: WaitingTable,
+                     after_game: str | None = None) -> _Write:
+        """Keep ``record`` as table ``table_id``'s waiting record (``after_game``: the game
+        it waits for a rematch after, added last)."""
+        kept = msgspec.to_builtins(record)
+        if after_game is not None:
+            kept["after_game"] = after_game
+        return ("INSERT INTO waiting_tables (id, record, updated) VALUES (?, ?, ?) "
+                "ON CONFLICT(id) DO UPDATE SET record = excluded.record, "
+                "updated = excluded.updated",
+                (table_id, json.dumps(kept), time.time()))
 
     @staticmethod
     def upsert_player(token_hash: str, player_id: str, name: str) -> _Write:
@@ -498,3 +347,6 @@ def _settle_all(batch: list[_Job], error: Exception | None) -> None:
             future.set_result(None)
         else:
             future.set_exception(error)
+
+
+__all__ = ["Database", "connect", "load_games"]

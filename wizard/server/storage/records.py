@@ -18,6 +18,8 @@ parts): the restore marks such a game corrupt, history does not serve it.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -25,14 +27,18 @@ import msgspec
 from wizard.engine import GameOptions
 
 
-class StoredSeat(msgspec.Struct, frozen=True):
-    """A seat as a game's record keeps it (`Seat.record`): a player or a bot."""
+class StoredSeat(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A seat as the store keeps it (`Seat.record`): a player, a bot, or (at a waiting
+    table) ``empty``; what a seat does not have is left out of its JSON."""
 
     kind: str
     player_id: str | None = None
-    name: str | None = None
     level: str | None = None  # a bot's
+    name: str | None = None  # a player's, or a bot's during a game
     bot: dict[str, Any] | None = None  # a bot's drawn settings (`BotSettings.to_dict`)
+
+
+EMPTY_SEAT = StoredSeat("empty")
 
 
 class TableSettings(msgspec.Struct, frozen=True):
@@ -44,6 +50,34 @@ class TableSettings(msgspec.Struct, frozen=True):
     host: str | None = None
     v0: int | None = None  # the table's version before the game's first action
     game: int = 1  # the game's number at its table
+
+
+class WaitingTable(msgspec.Struct, frozen=True, kw_only=True):
+    """A table between games as the store keeps it (``waiting_tables.record``): enough to
+    open it again after a restart. Bots are kept by level (no strength is drawn yet)."""
+
+    options: GameOptions
+    private: bool
+    turn_seconds: int
+    games: int = 0  # games it has started
+    v: int = 0  # its version
+    host: str | None = None  # a player id
+    seats: tuple[StoredSeat, ...]
+
+
+class StoredWaiting(msgspec.Struct, frozen=True):
+    """A kept waiting table: its ``record`` (the defaults and ``problem`` set if it does not
+    decode), its ``invite``, and ``after_game``, the game it waits for a rematch after."""
+
+    table_id: str
+    record: WaitingTable
+    invite: str | None = None
+    after_game: str | None = None
+    problem: str | None = None
+
+
+class _KeptWaitingTable(WaitingTable, frozen=True, kw_only=True):
+    after_game: str | None = None  # set in the commit of a game's last move
 
 
 class GameResult(msgspec.Struct, frozen=True):
@@ -85,6 +119,28 @@ _SEATS = msgspec.json.Decoder(tuple[StoredSeat, ...])
 _SETTINGS = msgspec.json.Decoder(TableSettings)
 _RESULT = msgspec.json.Decoder(GameResult)
 _ACTION = msgspec.json.Decoder(dict[str, Any])
+_WAITING = msgspec.json.Decoder(_KeptWaitingTable)
+_NO_TABLE = WaitingTable(options=GameOptions(), private=False, turn_seconds=0, seats=())
+
+
+def encode_json(value: msgspec.Struct | Sequence[msgspec.Struct] | None) -> str | None:
+    """The JSON text the store keeps of a record (``json.dumps`` style, as it always was)."""
+    return None if value is None else json.dumps(msgspec.to_builtins(value))
+
+
+def decode_waiting(table_id: str, text: str, invite: str | None = None) -> StoredWaiting:
+    """One ``waiting_tables`` row's record, or one with ``problem`` set if it does not decode.
+
+    >>> decode_waiting("t_1", '{"private": false}').problem
+    'the stored record does not decode: Object missing required field `options`'
+    """
+    try:
+        kept = _WAITING.decode(text)
+    except ValueError as exc:  # msgspec.DecodeError is a ValueError
+        return StoredWaiting(table_id, _NO_TABLE, invite,
+                             problem=f"the stored record does not decode: {exc}")
+    record = WaitingTable(**{f: getattr(kept, f) for f in WaitingTable.__struct_fields__})
+    return StoredWaiting(table_id, record, invite, kept.after_game)
 
 
 def decode_seats(text: str) -> tuple[StoredSeat, ...]:
@@ -124,5 +180,6 @@ def decode_game(row: tuple[Any, ...], actions: list[tuple[Any, ...]], *,
             problem=f"the stored record does not decode: {exc}")
 
 
-__all__ = ["GameResult", "StoredAction", "StoredGame", "StoredSeat", "TableSettings",
-           "decode_game", "decode_result", "decode_seats", "decode_settings"]
+__all__ = ["EMPTY_SEAT", "GameResult", "StoredAction", "StoredGame", "StoredSeat",
+           "StoredWaiting", "TableSettings", "WaitingTable", "decode_game", "decode_result",
+           "decode_seats", "decode_settings", "decode_waiting", "encode_json"]

@@ -16,19 +16,29 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import sqlite3
-import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import structlog
 
+from wizard.engine import GameOptions
 from wizard.protocol import ACTION_VIEWS
 
 from .db import Database, load_games
-from .records import StoredGame, StoredSeat, decode_result, decode_seats, decode_settings
+from .records import (
+    GameResult,
+    StoredGame,
+    StoredSeat,
+    StoredWaiting,
+    TableSettings,
+    WaitingTable,
+    decode_result,
+    decode_seats,
+    decode_settings,
+    decode_waiting,
+)
 from .visibility import listed_condition
 
 log = structlog.get_logger(__name__)
@@ -48,13 +58,6 @@ def iso_time(timestamp: float | None) -> str | None:
     if timestamp is None:
         return None
     return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _waiting_row(table_id: str, record: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
-    """The statement that keeps ``record`` as table ``table_id``'s waiting record."""
-    return ("INSERT INTO waiting_tables (id, record, updated) VALUES (?, ?, ?) "
-            "ON CONFLICT(id) DO UPDATE SET record = excluded.record, updated = excluded.updated",
-            (table_id, json.dumps(record), time.time()))
 
 
 class SqliteStore:
@@ -84,9 +87,9 @@ class SqliteStore:
 
     # --- a table's life -----------------------------------------------------------------
 
-    async def game_started(self, table_id: str, game_id: str, *, options: dict[str, Any],
-                           seed: int, seats: list[dict[str, Any]],
-                           table_info: dict[str, Any]) -> None:
+    async def game_started(self, table_id: str, game_id: str, *, options: GameOptions,
+                           seed: int, seats: Sequence[StoredSeat],
+                           table_info: TableSettings) -> None:
         """Record a new game (committed when this returns), and who watches it from the start."""
         await self.db.write(Database.insert_game(game_id, table_id, options, seed, seats,
                                                  table_info),
@@ -130,7 +133,7 @@ class SqliteStore:
 
     def append(self, table_id: str, seq: int, moves: Sequence[tuple[int, int]], *,
                finish: tuple[list[int], list[int]] | None = None,
-               between_games: dict[str, Any] | None = None) -> asyncio.Future[None]:
+               between_games: WaitingTable | None = None) -> asyncio.Future[None]:
         """Record ``moves``, ``(seat, action index)`` each, as versions ``seq``, ``seq + 1``, ….
 
         They are committed together (a bot's move and the bot moves that follow it at
@@ -147,11 +150,10 @@ class SqliteStore:
                       for k, (seat, index) in enumerate(moves)]
         if finish is not None:
             scores, winners = finish
-            statements.append(Database.finish_game(
-                game_id, STATUS_FINISHED, {"scores": scores, "winners": winners}))
+            statements.append(Database.finish_game(game_id, STATUS_FINISHED,
+                                                   GameResult(scores, winners)))
             if between_games is not None:
-                statements.append(_waiting_row(table_id, {**between_games,
-                                                          "after_game": game_id}))
+                statements.append(Database.keep_waiting(table_id, between_games, game_id))
         committed = self.db.write(*statements)
         if finish is not None:
 
@@ -162,7 +164,7 @@ class SqliteStore:
             committed.add_done_callback(finished)
         return committed
 
-    async def seats_changed(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+    async def seats_changed(self, table_id: str, seats: Sequence[StoredSeat]) -> None:
         """A seat changed hands during a game (e.g. a bot took over a seat that was left)."""
         game_id = self._game_of_table.get(table_id)
         if game_id is not None:
@@ -171,8 +173,8 @@ class SqliteStore:
     async def game_finished(self, table_id: str, scores: list[int], winners: list[int]) -> None:
         game_id = self._game_of_table.get(table_id)
         if game_id is not None:
-            await self.db.write(Database.finish_game(
-                game_id, STATUS_FINISHED, {"scores": scores, "winners": winners}))
+            await self.db.write(Database.finish_game(game_id, STATUS_FINISHED,
+                                                     GameResult(scores, winners)))
             self._game_of_table.pop(table_id, None)
 
     def game_abandoned(self, table_id: str) -> None:
@@ -182,25 +184,26 @@ class SqliteStore:
         if game_id is not None:
             self.db.write_nowait(Database.finish_game(game_id, STATUS_ABANDONED, None))
 
-    async def mark(self, game_id: str, status: str, result: dict[str, Any] | None = None) -> None:
+    async def mark(self, game_id: str, status: str, result: GameResult | None = None) -> None:
         await self.db.write(Database.finish_game(game_id, status, result))
 
     # --- waiting tables -----------------------------------------------------------------
 
-    async def table_waiting(self, table_id: str, record: dict[str, Any]) -> None:
+    async def table_waiting(self, table_id: str, record: WaitingTable) -> None:
         """Keep a waiting table as ``record`` (committed when this returns)."""
-        await self.db.write(_waiting_row(table_id, record))
+        await self.db.write(Database.keep_waiting(table_id, record))
 
     def table_not_waiting(self, table_id: str) -> None:
         """The table started a game or closed: drop its waiting record (best effort)."""
         self.db.write_nowait(("DELETE FROM waiting_tables WHERE id = ?", (table_id,)))
 
-    async def waiting_tables(self) -> list[tuple[str, dict[str, Any], str | None]]:
-        """Every kept waiting table, oldest first, as ``(table_id, record, invite)``."""
+    async def waiting_tables(self) -> list[StoredWaiting]:
+        """Every kept waiting table, oldest first (one that does not decode has ``problem``
+        set: the restore drops it)."""
         rows = await self.db.read(lambda c: c.execute(
             "SELECT id, record, (SELECT invite FROM table_invites WHERE table_id = id) "
             "FROM waiting_tables ORDER BY updated").fetchall())
-        return [(row[0], json.loads(row[1]), row[2]) for row in rows]
+        return [decode_waiting(*row) for row in rows]
 
     # --- players ------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from wizard.protocol import ServerMessage, encode, message_tag
 
-from ..net.connection import Connection
+from .player import Outlet
 from .seats import Seat, SeatKind
 
 
@@ -22,14 +22,14 @@ class Audience:
 
     def __init__(self, seats: Sequence[Seat]) -> None:
         self.seats = seats
-        self.spectators: set[Connection] = set()
+        self.spectators: set[Outlet] = set()
 
-    def watch(self, connection: Connection, table_id: str) -> None:
+    def watch(self, connection: Outlet, table_id: str) -> None:
         """``connection`` spectates table ``table_id`` (this audience's table)."""
         self.spectators.add(connection)
         connection.spectating.add(table_id)
 
-    def unwatch(self, connection: Connection, table_id: str) -> bool:
+    def unwatch(self, connection: Outlet, table_id: str) -> bool:
         """``connection`` stops spectating; returns whether it was a spectator."""
         if connection not in self.spectators:
             return False
@@ -37,7 +37,7 @@ class Audience:
         connection.spectating.discard(table_id)
         return True
 
-    def people(self) -> Iterator[tuple[Seat, Connection]]:
+    def people(self) -> Iterator[tuple[Seat, Outlet]]:
         """Every open connection of a seated person, with the seat."""
         for seat in self.seats:
             player = seat.player

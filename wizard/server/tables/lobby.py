@@ -30,9 +30,9 @@ from ..storage.store import STATUS_CORRUPT, STATUS_FINISHED
 from ..storage.visibility import invite_matches, new_invite
 from .names import player_name
 from .player import Player
-from .restore import restore_table
+from .restore import restore_table, restore_waiting
+from .state import TableState
 from .table import Table, TableServices, TableStatus
-from .waiting import restore_waiting
 
 log = structlog.get_logger(__name__)
 
@@ -152,19 +152,19 @@ class Lobby:
             table.resume()
             restored += 1
             table.log.info("table_restored", game_id=stored.id, v=table.v)
-        for table_id, record, invite in await store.waiting_tables():
+        for waiting in await store.waiting_tables():
+            table_id = waiting.table_id
             if table_id in self.tables:
                 continue  # its game came back above
             try:
-                table = (await self._restore_finished(record.get("after_game"))
-                         or restore_waiting(self.services, table_id, record,
-                                            self._restored_player))
+                table = (await self._restore_finished(waiting.after_game)
+                         or restore_waiting(self.services, waiting, self._restored_player))
             except (KeyError, TypeError, ValueError) as exc:
                 log.error("restore_failed", table_id=table_id,
                           error=f"{type(exc).__name__}: {exc}")
                 store.table_not_waiting(table_id)
                 continue
-            table.invite = invite
+            table.invite = waiting.invite
             await self._ensure_invite(table)
             self.tables[table_id] = table
             restored += 1
@@ -312,11 +312,11 @@ class Lobby:
         # the list was just sent: changes right after it wait for the interval together
         self._last_flush = max(self._last_flush, loop_time())
 
-    def _table_changed(self, table: Table) -> None:
+    def _table_changed(self, table: TableState) -> None:
         if not table.private:
             self._mark_tables_dirty()
 
-    def _table_closed(self, table: Table) -> None:
+    def _table_closed(self, table: TableState) -> None:
         self.tables.pop(table.table_id, None)
         self.services.store.table_closed(table.table_id, played=table.games > 0)
         if not table.private:

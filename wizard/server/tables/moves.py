@@ -16,10 +16,11 @@ for.)
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from wizard.engine import Action, WizardGame
 
+from ..storage.records import WaitingTable
 from ..storage.store import SqliteStore
 from .turns import Mover
 
@@ -78,7 +79,7 @@ def moves_from(game: WizardGame, first: Move,
 
 def store_moves(store: SqliteStore, table_id: str, seq: int, moves: Sequence[Move],
                 after: WizardGame | None,
-                between_games: Callable[[], dict[str, Any]] | None = None) -> Awaitable[None]:
+                between_games: Callable[[], WaitingTable] | None = None) -> Awaitable[None]:
     """Store ``moves`` as versions ``seq``, ``seq + 1``, … in one commit (await the result);
     each goes to the store as its seat and its checked action index.
 

@@ -8,12 +8,20 @@ in ``/api`` (``repr`` leaves it out too).
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from wizard.protocol import ServerMessage, encode, message_tag
 
-if TYPE_CHECKING:
-    from ..net.connection import Connection
+
+class Outlet(Protocol):
+    """One open connection of a player's, as the tables use it (`Connection` is one:
+    the connection module imports this one, so this one names only what it needs).
+    ``spectating``: the ids of the tables it watches."""
+
+    spectating: set[str]
+
+    def send_text(self, text: bytes, tag: str) -> None:
+        """Send an encoded message (`encode`), tagged ``tag`` for the metrics."""
 
 
 def new_token() -> str:
@@ -36,7 +44,7 @@ class Player:
         self.player_id = player_id or new_player_id()
         self.name = name
         self.token = token or new_token()
-        self.connections: set[Connection] = set()
+        self.connections: set[Outlet] = set()
         self.tables: set[str] = set()
         self.last_seen = seen_at  # on the loop's clock, set again on every (dis)connect
 
@@ -57,4 +65,4 @@ class Player:
         return f"Player(player_id={self.player_id!r}, name={self.name!r})"
 
 
-__all__ = ["Player", "new_player_id", "new_token"]
+__all__ = ["Outlet", "Player", "new_player_id", "new_token"]

@@ -15,11 +15,11 @@ import enum
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from wizard.ai.levels import BotLevel, BotSettings
 from wizard.protocol import ErrorCode, ProtocolError, SeatInfo
 
+from ..storage.records import StoredSeat
 from .bots import bot_id, bot_name, draw_settings
 from .player import Player
 
@@ -61,14 +61,13 @@ class Seat:
         self.kind, self.player, self.level, self.bot, self.away = (
             SeatKind.EMPTY, None, None, None, False)
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> StoredSeat:
         """What the store keeps of this seat during a game (no token: it lives elsewhere)."""
         if self.kind is SeatKind.PLAYER and self.player is not None:
-            return {"kind": "player", "player_id": self.player.player_id,
-                    "name": self.player.name}
+            return StoredSeat("player", player_id=self.player.player_id, name=self.player.name)
         if self.kind is SeatKind.BOT and self.level is not None and self.bot is not None:
-            return {"kind": "bot", "level": self.level.value, "name": bot_name(self.level),
-                    "bot": self.bot.to_dict()}
+            return StoredSeat("bot", level=self.level.value, name=bot_name(self.level),
+                              bot=self.bot.to_dict())
         raise ValueError(f"seat {self.index} is empty during a game")
 
     def info(self) -> SeatInfo:
@@ -129,7 +128,7 @@ class Seats(list[Seat]):
                 return seat
         raise ProtocolError(ErrorCode.TABLE_FULL, f"table {table_id} has no free seat")
 
-    def records(self, instead: dict[int, Seat] | None = None) -> list[dict[str, Any]]:
+    def records(self, instead: dict[int, Seat] | None = None) -> list[StoredSeat]:
         """What the store keeps of the seats (`Seat.record` of each, or of its ``instead``)."""
         instead = instead or {}
         return [instead.get(seat.index, seat).record() for seat in self]
@@ -148,23 +147,24 @@ class Seats(list[Seat]):
                 seat.bot = draw_settings(seat.level, rng)
 
 
-def restore_seats(records: Sequence[dict[str, Any]],
-                  player_for: Callable[[str, str], Player]) -> Seats:
-    """The seats of a stored game, from their `Seat.record` form.
+def restore_seats(records: Sequence[StoredSeat],
+                  player_for: Callable[[str, str], Player], *, waiting: bool = False) -> Seats:
+    """The seats of a stored game, from their `Seat.record` form (``waiting``: of a table
+    between games, whose seats may be empty and whose bots have no strength drawn yet).
 
     ``player_for(player_id, name)`` gives the (disconnected) player of a seat;
-    raises `ValueError` for a record of an unknown kind.
+    raises `ValueError` for a record of an unknown kind or one that lacks a part.
     """
     seats = Seats.empty(len(records))
     for seat, record in zip(seats, records, strict=True):
-        if record["kind"] == "bot":
-            seat.kind, seat.level = SeatKind.BOT, BotLevel.parse(record["level"])
-            seat.bot = BotSettings.from_dict(record["bot"])
-        elif record["kind"] == "player":
-            seat.kind, seat.player = SeatKind.PLAYER, player_for(record["player_id"],
-                                                                 record["name"])
-        else:
-            raise ValueError(f"seat {seat.index} has unknown kind {record.get('kind')!r}")
+        if record.kind == "bot" and record.level is not None:
+            seat.kind, seat.level = SeatKind.BOT, BotLevel.parse(record.level)
+            if not waiting:
+                seat.bot = BotSettings.from_dict(record.bot)
+        elif record.kind == "player" and record.player_id is not None and record.name is not None:
+            seat.kind, seat.player = SeatKind.PLAYER, player_for(record.player_id, record.name)
+        elif not (waiting and record.kind == "empty"):
+            raise ValueError(f"seat {seat.index} ({record.kind!r}) does not restore: {record}")
     return seats
 
 

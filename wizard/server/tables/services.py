@@ -9,7 +9,6 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from wizard.ai.decision import Decider
 
@@ -17,9 +16,7 @@ from ..metrics import ServerMetrics
 from ..settings import Settings
 from ..storage.store import SqliteStore
 from .bots import BotGate
-
-if TYPE_CHECKING:
-    from .table import Table
+from .state import TableState
 
 
 @dataclass(slots=True)
@@ -30,8 +27,9 @@ class TableServices:
     decider: Decider
     store: SqliteStore
     metrics: ServerMetrics
-    changed: Callable[[Table], None] = lambda table: None
-    closed: Callable[[Table], None] = lambda table: None
+    # the lobby's: a table's listing changed; a table closed
+    changed: Callable[[TableState], None] = lambda table: None
+    closed: Callable[[TableState], None] = lambda table: None
     # game seeds, bot strengths and seeds are published after a game: they come from the
     # OS's secret randomness, which no number of published draws gives away
     rng: random.Random = field(default_factory=secrets.SystemRandom)

@@ -11,7 +11,6 @@ when the request is refused.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import structlog
 
@@ -37,11 +36,12 @@ from wizard.protocol import (
 
 from ..net.connection import Connection
 from ..settings import Settings
+from ..storage.records import EMPTY_SEAT, StoredSeat
 from ..storage.visibility import new_game_id
 from .audience import Audience
 from .bots import draw_settings
 from .moves import Move, moves_from, store_moves
-from .player import Player
+from .player import Outlet, Player
 from .presence import Presence
 from .seats import Seat, SeatKind, Seats
 from .services import TableServices, new_table_id
@@ -105,7 +105,7 @@ class Table:
         return self._status is TableStatus.PLAYING
 
     @property
-    def spectators(self) -> set[Connection]:
+    def spectators(self) -> set[Outlet]:
         return self.audience.spectators
 
     def seat_of(self, player: Player) -> Seat | None:
@@ -190,7 +190,7 @@ class Table:
             else:
                 others = [p for p in self.humans() if p is not player]
                 if others:  # the last one leaving closes the table (and drops its record)
-                    await self._keep_waiting(seat, {"kind": "empty"},
+                    await self._keep_waiting(seat, EMPTY_SEAT,
                                              others[0] if self.host is player else self.host)
                 seat.clear()
             self.presence.cancel(seat)
@@ -228,7 +228,7 @@ class Table:
             seat = self.seats.at(seat_index)
             if seat.kind is not SeatKind.BOT:
                 raise ProtocolError(ErrorCode.NOT_A_BOT, f"seat {seat_index} is not a bot")
-            await self._keep_waiting(seat, {"kind": "empty"}, self.host)
+            await self._keep_waiting(seat, EMPTY_SEAT, self.host)
             seat.clear()
             self._seats_changed()
 
@@ -277,7 +277,7 @@ class Table:
         # the game exists once the store has it: seed, seats and bot settings first
         await self.services.store.game_started(
             self.table_id, new_game_id(self.table_id, self.games + 1, private=self.private),
-            options=self.options.to_dict(),
+            options=self.options,
             seed=game.seed, seats=self.seats.records(), table_info=game_table_record(self))
         self.services.store.table_not_waiting(self.table_id)
         self.game = game
@@ -439,7 +439,7 @@ class Table:
         self.audience.send(self.info())
         self.services.changed(self)
 
-    async def _keep_waiting(self, seat: Seat, record: dict[str, Any],
+    async def _keep_waiting(self, seat: Seat, record: StoredSeat,
                             host: Player | None) -> None:
         """Store the table as it will be once ``seat`` is ``record`` — before the change.
 

@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import enum
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import structlog
 
@@ -31,12 +31,10 @@ from wizard.engine import Action, Observation, WizardGame
 
 from ..clock import decider_deadline, loop_time
 from ..metrics import ServerMetrics
-from ..storage.db import StoreFullError
+from ..storage.errors import StoreFullError
 from .bots import STAND_IN_AGENT, BotGate, decide, decide_now, level_agent, think_seconds
 from .seats import Seat
-
-if TYPE_CHECKING:
-    from .services import TableServices
+from .services import TableServices
 
 log = structlog.get_logger(__name__)
 

@@ -16,7 +16,6 @@ table hands over (its version, game and turn clock), so it reads no table.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from wizard.engine import Event, WizardGame
 from wizard.protocol import AutoPlayedEvent, ChatMessage, Clock, EventView, TableInfo, Update
@@ -27,10 +26,8 @@ from ..net.updates import GameViews, event_view, observation_view
 from .audience import Audience
 from .chat import ChatLog
 from .player import Player
+from .state import TableState
 from .turns import Mover
-
-if TYPE_CHECKING:
-    from .table import Table
 
 
 def clock_view(clock: tuple[int, float] | None, now: Now = loop_time) -> Clock | None:
@@ -71,7 +68,7 @@ def update_view(table_id: str, v: int, game: WizardGame, seat: int | None,
                   clock)
 
 
-def table_info(table: Table) -> TableInfo:
+def table_info(table: TableState) -> TableInfo:
     """The ``table`` message: seats, host, options, status and audience of ``table``."""
     return TableInfo(
         table_id=table.table_id,
@@ -81,7 +78,7 @@ def table_info(table: Table) -> TableInfo:
         status=table.status,
         private=table.private,
         turn_seconds=table.turn_seconds,
-        spectators=len(table.audience.spectators),
+        spectators=len(table.spectators),
         game=table.games,
         invite=table.invite,
     )
