@@ -26,7 +26,7 @@ One decision of a bot with `BotSettings` ``bot`` at move ``move_number``:
      agent's own move, built with the bot's seed; random moves still apply.
 
 So `wizard calibrate`, which plays `LevelAgent`, measures the bot the server
-serves (`tests/ai/test_strength_paths.py` checks every path's choice). In
+serves (`tests/ai/test_strength.py` checks every path's choice). In
 `wizard evaluate` there are no settings from a server: `reset` draws them from
 the seed (strength within the level's range) and the move number is counted
 from the observation (`moves_before`).
