@@ -49,6 +49,7 @@ from wizard.protocol import (
 from ..metrics import ServerMetrics
 from ..settings import Settings
 from ..storage.errors import StoreFullError
+from ..tables.guards import require_at_table
 from ..tables.lobby import Lobby
 from .connection import CLOSE_POLICY, CLOSE_TOO_BIG, Connection
 from .limits import Strikes, TokenBucket
@@ -246,9 +247,7 @@ class Dispatcher:
     async def chat(self, connection: Connection, message: Chat) -> None:
         table = self.lobby.table(message.table_id)
         player = self._player(connection)
-        if table.seat_of(player) is None and connection not in table.spectators:
-            raise ProtocolError(ErrorCode.NOT_SEATED,
-                                f"you neither sit at nor watch table {message.table_id}")
+        require_at_table(table, connection)
         bucket = connection.chat_budget
         if bucket is not None and not bucket.take():
             self.metrics.rate_limited.labels("chat").inc()

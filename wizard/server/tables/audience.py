@@ -7,7 +7,7 @@ shared view for all spectators (an ``update`` shows each seat its own hand).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from wizard.protocol import ServerMessage, encode, message_tag
 
@@ -36,6 +36,13 @@ class Audience:
         self.spectators.discard(connection)
         connection.spectating.discard(table_id)
         return True
+
+    def unwatch_all(self, connections: Iterable[Outlet], table_id: str) -> bool:
+        """Each of ``connections`` stops spectating; returns whether any was a spectator."""
+        was_watching = False
+        for connection in tuple(connections):
+            was_watching = self.unwatch(connection, table_id) or was_watching
+        return was_watching
 
     def people(self) -> Iterator[tuple[Seat, Outlet]]:
         """Every open connection of a seated person, with the seat."""

@@ -28,6 +28,7 @@ from ..net.addresses import capped
 from ..net.connection import Connection
 from ..storage.store import STATUS_CORRUPT, STATUS_FINISHED
 from ..storage.visibility import invite_matches, new_invite
+from .guards import check_player_tables
 from .names import player_name
 from .player import Player
 from .restore import restore_table, restore_waiting
@@ -271,7 +272,7 @@ class Lobby:
             raise ProtocolError(ErrorCode.ADDRESS_TABLE_LIMIT,
                                 f"your address has {limit} open tables, the most allowed; "
                                 "close or finish one first")
-        Table.check_player_tables(host, settings)
+        check_player_tables(host, settings)
         table = Table(self.services, players=players, options=options, private=private,
                       turn_seconds=(self.services.settings.turn_seconds if turn_seconds is None
                                     else turn_seconds))

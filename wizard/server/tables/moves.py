@@ -18,11 +18,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import NamedTuple
 
-from wizard.engine import Action, WizardGame
+from wizard.engine import Action, WizardGame, action_index
 
 from ..storage.records import WaitingTable
 from ..storage.store import SqliteStore
-from .turns import Mover
+from .seats import Seats
+from .services import TableServices
+from .turns import Mover, TurnRunner, due_turn
 
 
 class Move(NamedTuple):
@@ -38,6 +40,28 @@ class Move(NamedTuple):
 NextMove = Callable[[WizardGame, int], "Move | None"]
 """``next_move(game, made)``: the move due in ``game`` (after ``made`` moves of the run) if
 it can be made at once, else ``None``."""
+
+
+def next_bot_move(seats: Seats, v: int, moves: int, services: TableServices,
+                  turns: TurnRunner, *, turn_seconds: int) -> NextMove:
+    """The `NextMove` of a table at version ``v``, ``moves`` into its game: the move of the
+    bot due, decided now; ``None`` when it cannot be (a person's turn, a decision off the
+    loop) or the run went once round the table (a table of bots and away players goes on
+    in later steps, through the bot gate)."""
+
+    def next_move(game: WizardGame, made: int) -> Move | None:
+        seat = game.current_player
+        assert seat is not None  # the game is not over
+        if made >= len(seats):
+            return None
+        turn = due_turn(seats[seat], v + made, moves + made, services,
+                        turn_seconds=turn_seconds, trick_completed=False)
+        if turn is None:
+            return None
+        action = turns.decide_now(turn, game)
+        return None if action is None else Move(seat, action, action_index(action), turn.mover)
+
+    return next_move
 
 
 def moves_from(game: WizardGame, first: Move,
@@ -94,4 +118,4 @@ def store_moves(store: SqliteStore, table_id: str, seq: int, moves: Sequence[Mov
                         finish=result, between_games=waiting)
 
 
-__all__ = ["Move", "NextMove", "moves_from", "store_moves"]
+__all__ = ["Move", "NextMove", "moves_from", "next_bot_move", "store_moves"]

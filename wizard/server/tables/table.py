@@ -5,7 +5,7 @@ one writer per table. The rules stay in the engine (`WizardGame`), the seats in
 `seats`, timing in `turns`, grace periods in `presence`, what each seat and
 spectator sees in `views`, sending in `audience`, persistence in the store.
 Every method a client can call raises `ProtocolError` (and changes nothing)
-when the request is refused.
+when the request is refused (the checks are `guards`').
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from wizard.engine import (
     Observation,
     TrickCompleted,
     WizardGame,
-    action_index,
 )
 from wizard.protocol import (
     ChatMessage,
@@ -35,12 +34,11 @@ from wizard.protocol import (
 )
 
 from ..net.connection import Connection
-from ..settings import Settings
-from ..storage.records import EMPTY_SEAT, StoredSeat
-from ..storage.visibility import new_game_id
+from ..storage.records import EMPTY_SEAT
+from . import guards
 from .audience import Audience
 from .bots import draw_settings
-from .moves import Move, moves_from, store_moves
+from .moves import Move, moves_from, next_bot_move, store_moves
 from .player import Outlet, Player
 from .presence import Presence
 from .seats import Seat, SeatKind, Seats
@@ -48,13 +46,7 @@ from .services import TableServices, new_table_id
 from .status import TableStatus, step
 from .turns import Mover, TurnRunner, due_turn
 from .views import TableView, table_info, update_events
-from .waiting import (
-    bot_record,
-    game_table_record,
-    player_record,
-    rematch_record,
-    waiting_record,
-)
+from .waiting import bot_record, keep_waiting, player_record, rematch_record, store_game_start
 
 log = structlog.get_logger(__name__)
 
@@ -120,47 +112,20 @@ class Table:
     def info(self) -> TableInfo:
         return table_info(self)
 
-    @staticmethod
-    def check_player_tables(player: Player, settings: Settings) -> None:
-        """Raises `ProtocolError` ``player_table_limit`` if ``player`` may sit at no more tables."""
-        if len(player.tables) >= settings.max_tables_per_player:
-            raise ProtocolError(ErrorCode.PLAYER_TABLE_LIMIT,
-                                f"you sit at {len(player.tables)} tables, the most allowed; "
-                                "leave one first")
-
-    def _require_open(self) -> None:
-        if self.status is TableStatus.CLOSED:
-            raise ProtocolError(ErrorCode.NO_SUCH_TABLE, f"table {self.table_id} is closed")
-
-    def _require_seated(self, player: Player) -> Seat:
-        seat = self.seat_of(player)
-        if seat is None:
-            raise ProtocolError(ErrorCode.NOT_SEATED, f"you have no seat at table {self.table_id}")
-        return seat
-
-    def _require_host(self, player: Player) -> None:
-        if player is not self.host:
-            raise ProtocolError(ErrorCode.NOT_HOST, "only the host may do that")
-
-    def _require_seat_changes(self) -> None:
-        if self.status is TableStatus.PLAYING:
-            raise ProtocolError(ErrorCode.ALREADY_STARTED,
-                                "seats cannot change while a game is being played")
-
     async def join(self, player: Player, seat_index: int | None = None) -> None:
         """Sit ``player`` down (first free seat, or ``seat_index``); the first human hosts."""
         async with self.lock:
-            self._require_open()
+            guards.require_open(self)
             if self.seat_of(player) is not None:
                 raise ProtocolError(ErrorCode.ALREADY_SEATED, "you already sit at this table")
-            self._require_seat_changes()
+            guards.require_seat_changes(self)
             seat = self.seats.free(seat_index, self.table_id)
-            self.check_player_tables(player, self.services.settings)
-            await self._keep_waiting(seat, player_record(player), self.host or player)
+            guards.check_player_tables(player, self.services.settings)
+            await keep_waiting(self.services.store, self, seat, player_record(player),
+                               self.host or player)
             seat.sit(player)
             player.tables.add(self.table_id)
-            for connection in player.connections:
-                self.audience.unwatch(connection, self.table_id)
+            self.audience.unwatch_all(player.connections, self.table_id)
             if self.host is None:
                 self.host = player
             self.log.info("player_joined", player_id=player.player_id, seat=seat.index)
@@ -172,12 +137,9 @@ class Table:
         async with self.lock:
             seat = self.seat_of(player)
             if seat is None:
-                watching = [c for c in player.connections if c in self.spectators]
-                if not watching:
+                if not self.audience.unwatch_all(player.connections, self.table_id):
                     raise ProtocolError(ErrorCode.NOT_SEATED,
                                         f"you neither sit at nor watch table {self.table_id}")
-                for connection in watching:
-                    self.audience.unwatch(connection, self.table_id)
                 self.services.changed(self)
                 return
             if self.status is TableStatus.PLAYING:
@@ -190,8 +152,8 @@ class Table:
             else:
                 others = [p for p in self.humans() if p is not player]
                 if others:  # the last one leaving closes the table (and drops its record)
-                    await self._keep_waiting(seat, EMPTY_SEAT,
-                                             others[0] if self.host is player else self.host)
+                    await keep_waiting(self.services.store, self, seat, EMPTY_SEAT,
+                                       others[0] if self.host is player else self.host)
                 seat.clear()
             self.presence.cancel(seat)
             player.tables.discard(self.table_id)
@@ -211,38 +173,35 @@ class Table:
     async def add_bot(self, player: Player, level: BotLevel, seat_index: int | None) -> None:
         """Host only: a bot of ``level`` takes a free seat."""
         async with self.lock:
-            self._require_open()
-            self._require_host(player)
-            self._require_seat_changes()
+            guards.require_open(self)
+            guards.require_host(self, player)
+            guards.require_seat_changes(self)
             seat = self.seats.free(seat_index, self.table_id)
-            await self._keep_waiting(seat, bot_record(level), self.host)
+            await keep_waiting(self.services.store, self, seat, bot_record(level), self.host)
             seat.give_to_bot(level)
             self._seats_changed()
 
     async def remove_bot(self, player: Player, seat_index: int) -> None:
         """Host only: empty a bot seat."""
         async with self.lock:
-            self._require_open()
-            self._require_host(player)
-            self._require_seat_changes()
+            guards.require_open(self)
+            guards.require_host(self, player)
+            guards.require_seat_changes(self)
             seat = self.seats.at(seat_index)
             if seat.kind is not SeatKind.BOT:
                 raise ProtocolError(ErrorCode.NOT_A_BOT, f"seat {seat_index} is not a bot")
-            await self._keep_waiting(seat, EMPTY_SEAT, self.host)
+            await keep_waiting(self.services.store, self, seat, EMPTY_SEAT, self.host)
             seat.clear()
             self._seats_changed()
 
     async def spectate(self, connection: Connection) -> None:
         """Watch the table on this connection; the current state follows at once."""
         async with self.lock:
-            self._require_open()
+            guards.require_open(self)
             player = connection.player
             if player is not None and self.seat_of(player) is not None:
                 raise ProtocolError(ErrorCode.ALREADY_SEATED, "you sit at this table")
-            limit = self.services.settings.max_spectators
-            if connection not in self.spectators and len(self.spectators) >= limit:
-                raise ProtocolError(ErrorCode.SPECTATOR_LIMIT,
-                                    f"table {self.table_id} has {limit} spectators already")
+            guards.require_spectator_room(self, connection, self.services.settings.max_spectators)
             self.audience.watch(connection, self.table_id)
             self.services.changed(self)
             self._resend(connection, None)
@@ -255,31 +214,24 @@ class Table:
     async def start(self, player: Player) -> None:
         """Host only: start the game once every seat is filled."""
         async with self.lock:
-            self._require_open()
-            self._require_host(player)
-            if self.status is not TableStatus.WAITING:
-                raise ProtocolError(ErrorCode.ALREADY_STARTED, "the game has already started")
+            guards.require_open(self)
+            guards.require_host(self, player)
+            guards.require_waiting(self)
             await self._start_game()
 
     async def rematch(self, player: Player) -> None:
         """Any seated player, after the game: a new game with the same seats."""
         async with self.lock:
-            self._require_open()
-            self._require_seated(player)
-            if self.status is not TableStatus.FINISHED:
-                raise ProtocolError(ErrorCode.NOT_FINISHED, "a rematch follows a finished game")
+            guards.require_open(self)
+            guards.require_seated(self, player)
+            guards.require_finished(self)
             await self._start_game()
 
     async def _start_game(self) -> None:
         self.seats.require_full()
         self.seats.draw_bots(self.services.rng)
         game = WizardGame(len(self.seats), self.options, rng=self.services.rng)
-        # the game exists once the store has it: seed, seats and bot settings first
-        await self.services.store.game_started(
-            self.table_id, new_game_id(self.table_id, self.games + 1, private=self.private),
-            options=self.options,
-            seed=game.seed, seats=self.seats.records(), table_info=game_table_record(self))
-        self.services.store.table_not_waiting(self.table_id)
+        await store_game_start(self.services.store, self, game.seed)
         self.game = game
         self.games += 1
         self.moves = 0
@@ -295,8 +247,8 @@ class Table:
     async def act(self, player: Player, action: Action) -> None:
         """``player`` plays ``action``; raises `ProtocolError` with the engine's code if refused."""
         async with self.lock:
-            self._require_open()
-            seat = self._require_seated(player)
+            guards.require_open(self)
+            seat = guards.require_seated(self, player)
             if self.game is None or self.status is TableStatus.WAITING:
                 raise ProtocolError(ErrorCode.NOT_STARTED, "the game has not started")
             await self._apply(seat.index, action, Mover.PLAYER)
@@ -328,8 +280,9 @@ class Table:
             index = game.check(seat, action)  # the one legality check on the way
         except IllegalActionError as exc:
             raise ProtocolError(ErrorCode(exc.code), str(exc)) from None
-        run_ahead = (self._next_bot_move if by is not Mover.PLAYER
-                     and self.services.settings.bot_delay <= 0 else None)
+        run_ahead = (next_bot_move(self.seats, self.v, self.moves, self.services, self.turns,
+                                   turn_seconds=self.turn_seconds)
+                     if by is not Mover.PLAYER and self.services.settings.bot_delay <= 0 else None)
         moves, after = moves_from(game, Move(seat, action, index, by), run_ahead)
         v = self.v
         await store_moves(self.services.store, self.table_id, v + 1, moves, after,
@@ -345,22 +298,6 @@ class Table:
             self.view.send_update(self.v, game, update_events(events, move.seat, move.by))
         if game.is_finished:
             self._seats_changed()
-
-    def _next_bot_move(self, game: WizardGame, made: int) -> Move | None:
-        """The move of the bot due in ``game`` (``made`` moves past the table's), decided now;
-        ``None`` when it cannot be (a person's turn, a decision off the loop) or the run
-        went once round the table (a table of bots and away players goes on in later steps,
-        through the bot gate)."""
-        seat = game.current_player
-        assert seat is not None  # the game is not over
-        if made >= len(self.seats):
-            return None
-        turn = due_turn(self.seats[seat], self.v + made, self.moves + made, self.services,
-                        turn_seconds=self.turn_seconds, trick_completed=False)
-        if turn is None:
-            return None
-        action = self.turns.decide_now(turn, game)
-        return None if action is None else Move(seat, action, action_index(action), turn.mover)
 
     def _moved(self, game: WizardGame, events: list[Event]) -> None:
         """After the last move of a run: the game's end, or whatever is due next."""
@@ -420,12 +357,8 @@ class Table:
     async def sync(self, connection: Connection) -> None:
         """Re-send ``table`` and the latest ``update`` for this connection's view."""
         async with self.lock:
-            self._require_open()
-            player = connection.player
-            seat = self.seat_of(player) if player is not None else None
-            if seat is None and connection not in self.spectators:
-                raise ProtocolError(ErrorCode.NOT_SEATED,
-                                    f"you neither sit at nor watch table {self.table_id}")
+            guards.require_open(self)
+            seat = guards.require_at_table(self, connection)
             self._resend(connection, seat.index if seat else None)
 
     def chat(self, message: ChatMessage) -> None:
@@ -438,16 +371,6 @@ class Table:
     def _seats_changed(self) -> None:
         self.audience.send(self.info())
         self.services.changed(self)
-
-    async def _keep_waiting(self, seat: Seat, record: StoredSeat,
-                            host: Player | None) -> None:
-        """Store the table as it will be once ``seat`` is ``record`` — before the change.
-
-        Only a table between games is kept this way (during one, its game's record is).
-        """
-        if self.status is not TableStatus.PLAYING:
-            await self.services.store.table_waiting(
-                self.table_id, waiting_record(self, seat, record, host))
 
     def resume(self) -> None:
         """After a restore: start every absent player's grace and the turn of whoever moves."""
@@ -472,8 +395,7 @@ class Table:
         for seat in self.seats:
             if seat.player is not None:
                 seat.player.tables.discard(self.table_id)
-        for connection in tuple(self.spectators):
-            self.audience.unwatch(connection, self.table_id)
+        self.audience.unwatch_all(self.spectators, self.table_id)
         self.log.info("table_closed", reason=reason)
         self.services.closed(self)
 

@@ -19,9 +19,12 @@ import msgspec
 from wizard.ai.levels import BotLevel
 
 from ..storage.records import EMPTY_SEAT, StoredSeat, TableSettings, WaitingTable
+from ..storage.store import SqliteStore
+from ..storage.visibility import new_game_id
 from .player import Player
 from .seats import Seat, SeatKind
 from .state import TableState
+from .status import TableStatus
 
 
 def seat_record(seat: Seat) -> StoredSeat:
@@ -56,6 +59,17 @@ def waiting_record(table: TableState, seat: Seat, record: StoredSeat,
     return table_record(table, seats, host)
 
 
+async def keep_waiting(store: SqliteStore, table: TableState, seat: Seat, record: StoredSeat,
+                       host: Player | None) -> None:
+    """Store ``table`` as it will be once ``seat`` is ``record`` and ``host`` hosts — before
+    the change, so a failed write leaves the seats as they were.
+
+    Only a table between games is kept this way (during one, its game's record is).
+    """
+    if table.status is not TableStatus.PLAYING:
+        await store.table_waiting(table.table_id, waiting_record(table, seat, record, host))
+
+
 def rematch_record(table: TableState, v: int) -> WaitingTable:
     """The table as it will wait for a rematch at version ``v``, once the moves being stored
     end its game (`SqliteStore.append` adds ``after_game``)."""
@@ -71,5 +85,16 @@ def game_table_record(table: TableState) -> TableSettings:
                          v0=table.v + 1, game=table.games + 1)
 
 
-__all__ = ["bot_record", "game_table_record", "player_record", "rematch_record",
-           "seat_record", "table_record", "waiting_record"]
+async def store_game_start(store: SqliteStore, table: TableState, seed: int) -> None:
+    """Store the game ``table`` starts with ``seed`` (its seats and bot settings drawn) and
+    drop the waiting record: the game exists once the store has it."""
+    await store.game_started(
+        table.table_id, new_game_id(table.table_id, table.games + 1, private=table.private),
+        options=table.options, seed=seed, seats=table.seats.records(),
+        table_info=game_table_record(table))
+    store.table_not_waiting(table.table_id)
+
+
+__all__ = ["bot_record", "game_table_record", "keep_waiting", "player_record",
+           "rematch_record", "seat_record", "store_game_start", "table_record",
+           "waiting_record"]
