@@ -8,7 +8,7 @@ reference for every message.
 - `actions`: an engine action as it travels (`ActionView`, one struct per action index);
 - `game`: the observation, cards and events inside an ``update``;
 - `errors`: `ErrorCode` and `ProtocolError`; `states`: table status, close reasons,
-  analysis states.
+  auto-play reasons, analysis states.
 
 >>> decode_client('{"type": "ping", "id": 1}')
 Ping(id=1)

@@ -18,6 +18,7 @@ from typing import Literal
 import msgspec
 
 from .actions import ActionView, SuitName
+from .states import AutoPlayReason
 
 KindName = Literal["number", "wizard", "jester"]
 PhaseName = Literal["choosing_trump", "bidding", "playing", "finished"]
@@ -129,7 +130,7 @@ class AutoPlayedEvent(msgspec.Struct, tag_field="type", tag="auto_played", froze
     """The server's own event: someone else played for seat ``player`` (and why)."""
 
     player: int
-    reason: str  # "timeout" (the turn clock ran out) or "away" (past the grace period)
+    reason: AutoPlayReason
 
 
 EventView = (RoundStartedEvent | TrumpChosenEvent | TrickCompletedEvent | RoundCompletedEvent

@@ -1,9 +1,11 @@
-"""The words the protocol uses for a table's status, why a table closed and how far an
-analysis is: string enums, so a struct field holding one encodes as its plain value.
+"""The words the protocol uses for a table's status, why a table closed, why someone else
+played for a seat and how far an analysis is: string enums, so a struct field holding one
+encodes as its plain value.
 
 >>> import msgspec
->>> msgspec.json.encode([TableStatus.PLAYING, CloseReason.IDLE, AnalysisState.QUEUED])
-b'["playing","idle","queued"]'
+>>> msgspec.json.encode([TableStatus.PLAYING, CloseReason.IDLE, AutoPlayReason.TIMEOUT,
+...                      AnalysisState.QUEUED])
+b'["playing","idle","timeout","queued"]'
 """
 
 from __future__ import annotations
@@ -31,6 +33,13 @@ class CloseReason(enum.StrEnum):
     FAILED = "failed"  # a `play_bots` table whose game could not start
 
 
+class AutoPlayReason(enum.StrEnum):
+    """The ``reason`` of an ``auto_played`` event: why a stand-in played for a person."""
+
+    TIMEOUT = "timeout"  # their turn clock ran out
+    AWAY = "away"  # their grace period ran out (they are away)
+
+
 class AnalysisState(enum.StrEnum):
     """The ``state`` of ``analysis_progress`` (and of a job's HTTP ``status``)."""
 
@@ -40,4 +49,4 @@ class AnalysisState(enum.StrEnum):
     FAILED = "failed"
 
 
-__all__ = ["AnalysisState", "CloseReason", "TableStatus"]
+__all__ = ["AnalysisState", "AutoPlayReason", "CloseReason", "TableStatus"]

@@ -28,6 +28,7 @@ import structlog
 
 from wizard.ai.decision import AgentSpec, Decider, DecisionRequest
 from wizard.engine import Action, Observation, WizardGame
+from wizard.protocol import AutoPlayReason
 
 from ..clock import decider_deadline, loop_time
 from ..metrics import ServerMetrics
@@ -50,9 +51,12 @@ class Mover(enum.StrEnum):
     TIMEOUT = "timeout"  # a stand-in plays for a person whose turn clock ran out
 
     @property
-    def auto_reason(self) -> str | None:
+    def auto_reason(self) -> AutoPlayReason | None:
         """The ``reason`` of the ``auto_played`` event a stand-in's move carries."""
-        return self.value if self in (Mover.AWAY, Mover.TIMEOUT) else None
+        return _AUTO_REASONS.get(self)
+
+
+_AUTO_REASONS = {Mover.AWAY: AutoPlayReason.AWAY, Mover.TIMEOUT: AutoPlayReason.TIMEOUT}
 
 
 class Turn(NamedTuple):

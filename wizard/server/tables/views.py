@@ -49,7 +49,7 @@ def update_events(events: Iterable[Event], seat: int, by: Mover) -> list[EventVi
     """The ``events`` of an update: the engine's, after ``auto_played`` if a stand-in moved.
 
     >>> update_events([], 3, Mover.TIMEOUT)
-    [AutoPlayedEvent(player=3, reason='timeout')]
+    [AutoPlayedEvent(player=3, reason=<AutoPlayReason.TIMEOUT: 'timeout'>)]
     >>> update_events([], 3, Mover.PLAYER)
     []
     """
