@@ -48,7 +48,7 @@ from wizard.ai.decision import AgentSpec, DecisionRequest
 from wizard.ai.levels import BotLevel, BotSettings
 from wizard.ai.policy import models_dir
 from wizard.ai.pool import InferencePool, PoolSettings
-from wizard.ai.prior import load_prior
+from wizard.ai.search.prior import load_prior
 from wizard.engine import WizardGame
 from wizard.server.analysis.jobs import ProcessRunner
 

@@ -30,10 +30,11 @@ from pathlib import Path
 
 import numpy as np
 
-from wizard.ai.agents import Agent, HeuristicAgent, make_agent
+from wizard.ai.agents import Agent, HeuristicAgent
 from wizard.ai.encoding import ActionSpace, encode_batch
 from wizard.ai.policy import OnnxPolicy, models_dir
 from wizard.ai.positions import positions
+from wizard.ai.registry import make_agent
 from wizard.engine import Observation
 
 BATCHES = (1, 8, 32, 128)

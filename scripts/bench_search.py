@@ -26,9 +26,9 @@ import time
 from collections.abc import Callable
 
 from wizard.ai.agents import HeuristicAgent
-from wizard.ai.level_agent import LevelAgent
 from wizard.ai.levels import BotLevel, BotSettings
-from wizard.ai.rollout import finish_round
+from wizard.ai.levels.agent import LevelAgent
+from wizard.ai.search.rollout import finish_round
 from wizard.engine import Action, Observation, Phase, WizardGame
 
 Brain = Callable[[Observation, int], Action]

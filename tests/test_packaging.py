@@ -198,7 +198,7 @@ def test_the_installed_package_plays_with_its_shipped_networks(venv_python: Path
     """``model`` and ``oi`` load the networks that travel in the wheel (no variable set)."""
     names = {read_model_card(p).get("kind", "policy") for p in SHIPPED_MODELS}
     agents = [a for a, kind in (("model", "policy"), ("oi", "oi_overall")) if kind in names]
-    script = ("from wizard.ai.agents import make_agent; from wizard.engine import WizardGame; "
+    script = ("from wizard.ai.registry import make_agent; from wizard.engine import WizardGame; "
               "g = WizardGame(4, seed=1); o = g.observation(g.current_player); "
               f"print(*[make_agent(a).act(o) in o.legal_actions for a in {agents!r}])")
     played = subprocess.run([str(venv_python), "-c", script], cwd=tmp_path,

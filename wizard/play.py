@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from wizard.ai.agents import agent_names, make_agent
+from wizard.ai.registry import agent_names, make_agent
 from wizard.engine import Observation, action_to_dict
 
 from .client import Client, ClientError, Level, Update

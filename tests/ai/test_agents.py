@@ -6,14 +6,9 @@ import itertools
 
 import pytest
 
-from wizard.ai.agents import (
-    Agent,
-    HeuristicAgent,
-    RandomAgent,
-    agent_names,
-    make_agent,
-)
+from wizard.ai.agents import Agent, HeuristicAgent, RandomAgent
 from wizard.ai.agents.heuristic import expected_tricks
+from wizard.ai.registry import agent_names, make_agent
 from wizard.engine import (
     Bid,
     ChooseTrump,

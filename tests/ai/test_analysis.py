@@ -27,8 +27,8 @@ from wizard.ai.analysis import (
     build_report,
     decision_points,
 )
-from wizard.ai.prior import master_prior
 from wizard.ai.search import Budget, SearchAgent
+from wizard.ai.search.prior import master_prior
 from wizard.engine import Action, GameOptions, Observation, Phase, PlayCard, WizardGame
 
 Actions = list[tuple[int, Action]]

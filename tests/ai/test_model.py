@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from wizard.ai.agents import ModelAgent, make_agent
+from wizard.ai.agents import ModelAgent
 from wizard.ai.encoding import ENCODING_VERSION
 from wizard.ai.policy import OnnxPolicy, models_dir
+from wizard.ai.registry import make_agent
 from wizard.engine import GameOptions, WizardGame
 from wizard.training.onnx_graphs import write_random_policy
 
@@ -69,7 +70,7 @@ def test_evaluate_refuses_a_model_whose_file_is_missing(tmp_path: Path) -> None:
 def test_serving_never_imports_torch(module: str, tmp_path: Path) -> None:
     write_random_policy(tmp_path, "default", hidden=(8,))
     code = (f"import sys, {module}\n"
-            "from wizard.ai.agents import make_agent\n"
+            "from wizard.ai.registry import make_agent\n"
             "from wizard.engine import WizardGame\n"
             "make_agent('model').act(WizardGame(4, seed=1).observation(1))\n"
             "sys.exit(1 if 'torch' in sys.modules else 0)")

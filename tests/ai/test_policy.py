@@ -10,7 +10,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from wizard.ai.agents import ModelAgent, make_agent
+from wizard.ai.agents import ModelAgent
 from wizard.ai.encoding import FEATURE_SIZE, ActionSpace, encode_batch, encode_observation
 from wizard.ai.policy import (
     SCORE_TABLE,
@@ -21,6 +21,7 @@ from wizard.ai.policy import (
     choose,
     with_bid,
 )
+from wizard.ai.registry import make_agent
 from wizard.engine import Bid, GameOptions, Phase, WizardGame
 from wizard.engine.rules import round_score
 from wizard.training.onnx_graphs import write_random_policy

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from wizard.ai.pool_metrics import PoolMetrics
+from wizard.ai.pool.metrics import PoolMetrics
 from wizard.server.metrics import DEFAULT_BUCKETS, LoopCounter, LoopHistogram, ServerMetrics
 
 from .conftest import Harness, sample_value

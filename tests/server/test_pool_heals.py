@@ -110,7 +110,7 @@ def fragile_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Infer
     marker = tmp_path / "fail-start"
     monkeypatch.setenv("WIZARD_TEST_FAIL_START", str(marker))
     pool = InferencePool(PoolSettings(workers=1, models_dir=str(tmp_path), close_timeout_s=2.0,
-                                      worker_imports=("tests.ai.fragile_start",),
+                                      worker_imports=("tests.ai.pool.fragile_start",),
                                       restart_backoff_s=0.1, restart_backoff_max_s=0.2))
     return pool, marker
 

@@ -10,9 +10,9 @@ import pytest
 import torch
 
 from wizard.__main__ import main
-from wizard.ai.agents import make_agent
 from wizard.ai.oi import IMMEDIATE_KIND, OVERALL_KIND, OIAgent, OnnxProbabilityNet, load_networks
-from wizard.ai.oi_features import OI_FEATURE_SIZE, OI_FEATURE_VERSION
+from wizard.ai.oi.features import OI_FEATURE_SIZE, OI_FEATURE_VERSION
+from wizard.ai.registry import make_agent
 from wizard.engine import WizardGame
 from wizard.training.oi import NumpyMLP, OITrainConfig, ProbabilityMLP, train_oi
 from wizard.training.oi_export import export_mlp

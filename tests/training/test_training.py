@@ -13,9 +13,10 @@ import pytest
 pytest.importorskip("torch", reason="the train extra (torch) is not installed")
 
 from wizard.__main__ import main
-from wizard.ai.agents import ModelAgent, make_agent
+from wizard.ai.agents import ModelAgent
 from wizard.ai.evaluate import evaluate
 from wizard.ai.policy import OnnxPolicy
+from wizard.ai.registry import make_agent
 from wizard.training import export as export_module
 from wizard.training.export import ExportError, export_policy, parity_observations
 from wizard.training.imitate import ImitationConfig, train_imitation

@@ -202,7 +202,7 @@ def analyse_decision(observation: Observation, action: Action, budget: AnalysisB
     The master chooses on worlds seeded with `ANALYSIS_SEED` (as a `SearchAgent`
     with that seed would) and both choices are then valued on a second,
     independent set of worlds (the same worlds for both). With ``prior`` (the
-    master bot's: `wizard.ai.prior.master_prior`) every searched value is
+    master bot's: `wizard.ai.search.prior.master_prior`) every searched value is
     `blend`-ed with its score, as the master bot blends them when it plays. Returns a JSON-ready
     dict: ``kind`` (bid / card / trump), ``played`` and ``master`` (bid, card id
     or suit index), their expected round points, ``loss`` (>= 0) and ``marker``.

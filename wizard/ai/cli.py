@@ -9,9 +9,9 @@ from typing import Any
 
 from wizard.engine import GameOptions
 
-from .agents import agent_names
 from .evaluate import EvaluationResult, ProgressBar, evaluate
 from .policy import PolicyError
+from .registry import agent_names
 
 
 def parse_options(text: str | None) -> GameOptions:
@@ -53,7 +53,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from .calibrate import LEVEL_PAIRS, calibrate_pair, format_results
+    from .levels.calibrate import LEVEL_PAIRS, calibrate_pair, format_results
 
     if args.games < 1:
         print(f"wizard calibrate: games must be at least 1, got {args.games}", file=sys.stderr)

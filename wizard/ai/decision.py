@@ -18,9 +18,9 @@ from prometheus_client.registry import Collector
 from wizard.engine import Action, Observation
 
 from .agents import Agent, HeuristicAgent
-from .level_agent import LevelAgent
 from .levels import BotSettings
-from .strength import move_draw, varies_per_move
+from .levels.agent import LevelAgent
+from .levels.strength import move_draw, varies_per_move
 
 # The three values below are msgspec structs, not dataclasses: one of each is built per bot
 # decision, and a frozen dataclass's __init__ costs ~0.85 µs against ~0.15 µs for a struct
@@ -97,7 +97,7 @@ def act_with_strength(
     agent given bot settings (a fallback) plays a random legal move with the strength's
     chance, else its own move.
 
-    Reproducible: the draws are `wizard.ai.strength.move_draw`'s, from the bot's seed and
+    Reproducible: the draws are `wizard.ai.levels.strength.move_draw`'s, from the bot's seed and
     the move number (a plain agent's at the game's strength, as the pool's batches).
     Returns the action and the name of what chose it (``random`` or the agent).
     """

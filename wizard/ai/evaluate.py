@@ -23,7 +23,8 @@ from tqdm import tqdm
 
 from wizard.engine import GameOptions, WizardGame
 
-from .agents import Agent, make_agent
+from .agents import Agent
+from .registry import make_agent
 
 AgentSpec = str | Agent
 

@@ -45,7 +45,7 @@ from wizard.ai.oi import (
     OIAgent,
     OIDecision,
 )
-from wizard.ai.oi_features import OI_FEATURE_SIZE, OI_FEATURE_VERSION
+from wizard.ai.oi.features import OI_FEATURE_SIZE, OI_FEATURE_VERSION
 from wizard.engine import GameOptions, PlayCard, RoundCompleted, TrickCompleted, WizardGame
 
 from .oi_export import export_mlp

@@ -22,8 +22,8 @@ import numpy.typing as npt
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from wizard.ai.oi import INPUT_NAME, OUTPUT_NAME
-from wizard.ai.oi_features import OI_FEATURE_SIZE
+from wizard.ai.oi.agent import INPUT_NAME, OUTPUT_NAME
+from wizard.ai.oi.features import OI_FEATURE_SIZE
 
 OPSET = 17
 

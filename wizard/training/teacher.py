@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wizard.ai.agents import make_agent
 from wizard.ai.encoding import FEATURE_SIZE, ActionSpace, encode_into
 from wizard.ai.policy import with_bid
+from wizard.ai.registry import make_agent
 from wizard.engine import Bid, GameOptions, Phase, RoundCompleted, WizardGame
 
 ROW_KEYS = ("features", "masks", "actions", "imitate", "tricks", "returns")

@@ -16,8 +16,8 @@ import pytest
 from websockets.asyncio.client import connect
 
 from wizard.ai.decision import AgentSpec, DecisionRequest
-from wizard.ai.level_agent import LevelAgent
 from wizard.ai.levels import BotLevel, BotSettings
+from wizard.ai.levels.agent import LevelAgent
 from wizard.ai.pool import InferencePool, PoolSettings
 from wizard.engine import GameOptions, WizardGame, action_from_dict
 from wizard.server.tables.bots import level_agent

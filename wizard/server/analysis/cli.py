@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard.ai.analysis import AnalysisBudget, GameRecord, analyse_slice, build_report
-from wizard.ai.prior import master_prior
+from wizard.ai.search.prior import master_prior
 from wizard.engine import SUITS, card_by_id
 
 SLICE_SECONDS = 0.5

@@ -36,7 +36,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from wizard.ai import pool_worker
+from wizard.ai.pool import worker_process as pool_worker
 from wizard.ai.analysis import BLUNDER, MISTAKE, AnalysisBudget, GameRecord, build_report
 from wizard.ai.pool import InferencePool
 from wizard.protocol import (

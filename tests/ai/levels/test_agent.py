@@ -1,0 +1,118 @@
+"""Bot levels: reproducible moves, strengths in range, the configured random-move rate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wizard.ai.decision import AgentSpec, act_with_strength
+from wizard.ai.levels import STRENGTH_RANGES, BotLevel, BotSettings
+from wizard.ai.levels.agent import LevelAgent, brain_for, moves_before
+from wizard.ai.levels.strength import random_move_chance
+from wizard.ai.registry import make_agent
+from wizard.engine import GameOptions, WizardGame
+
+from ..search.test_rollout import random_position
+
+
+def test_an_evaluated_level_draws_its_strength_per_game_in_range() -> None:
+    for level in BotLevel:
+        low, high = STRENGTH_RANGES[level]
+        agent = LevelAgent(level)
+        strengths = set()
+        for seed in range(60):
+            agent.reset(seed)
+            strengths.add(agent.bot.strength)
+        assert low <= min(strengths) and max(strengths) <= high and len(strengths) > 5
+
+
+def test_same_seed_and_move_number_give_the_same_move() -> None:
+    game = random_position(seed=21, players=4, moves=70, options=GameOptions())
+    player = game.current_player
+    assert player is not None
+    obs = game.observation(player)
+    for level in ("easy", "medium", "master"):
+        bot = BotSettings(BotLevel(level), STRENGTH_RANGES[BotLevel(level)][0], seed=77)
+        moves = {LevelAgent(level).act_as_bot(obs, bot, 70) for _ in range(3)}
+        assert len(moves) == 1
+        # the server's path (a decider with the bot's settings) plays the same move
+        spec = AgentSpec(f"bot:{level}", bot, 70)
+        assert act_with_strength(make_agent(f"bot:{level}"), spec, obs) in moves
+
+
+def test_random_moves_come_at_the_configured_rate() -> None:
+    game = WizardGame(4, seed=5)
+    for _ in range(30):  # a position with several legal cards
+        player = game.current_player
+        assert player is not None
+        game.apply(player, game.observation(player).legal_actions[0])
+    player = game.current_player
+    assert player is not None
+    obs = game.observation(player)
+    assert len(obs.legal_actions) > 1
+    agent = LevelAgent("easy")
+    for strength in (5, 25):
+        bot = BotSettings(BotLevel.EASY, strength, seed=9)
+        trials = 4000
+        randoms = sum(agent.act_as_bot(obs, bot, move)[1] == "random" for move in range(trials))
+        expected = sum(random_move_chance(strength + d) for d in range(-5, 6)) / 11
+        sigma = (expected * (1 - expected) / trials) ** 0.5
+        assert abs(randoms / trials - expected) < 4 * sigma
+
+
+def test_hard_plays_the_model_only_when_it_ships(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WIZARD_MODELS_DIR", str(tmp_path))
+    assert brain_for(BotLevel.HARD) == "search"
+    (tmp_path / "default.onnx").write_bytes(b"")
+    assert brain_for(BotLevel.HARD) == "model"
+    assert brain_for(BotLevel.MASTER) == "search" and brain_for(BotLevel.EASY) == "heuristic"
+
+
+def test_move_numbers_count_every_bid_and_card_before() -> None:
+    game = WizardGame(3, seed=2)
+    moves = 0
+    while game.core.round_number < 4:
+        player = game.current_player
+        assert player is not None
+        obs = game.observation(player)
+        assert moves_before(obs) == moves
+        game.apply(player, obs.legal_actions[-1])
+        moves += 1
+
+
+def test_unknown_levels_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown bot level 'godlike'"):
+        LevelAgent("godlike")
+    with pytest.raises(ValueError, match="unknown agent 'bot:godlike'"):
+        make_agent("bot:godlike")
+
+
+def test_an_unusable_model_file_makes_hard_play_the_search(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WIZARD_MODELS_DIR", str(tmp_path))
+    (tmp_path / "default.onnx").write_bytes(b"not a model")
+    game = WizardGame(4, seed=3)
+    obs = game.observation(game.current_player)
+    bot = BotSettings(BotLevel.HARD, 80, seed=1)
+    agent = LevelAgent("hard")
+    moves = {agent.act_as_bot(obs, bot, move) for move in range(20)}
+    assert {by for _, by in moves} <= {"bot:hard:search", "random"}
+
+
+def test_a_registered_agent_can_be_a_level_brain(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wizard.ai.agents import RandomAgent
+    from wizard.ai.levels import settings as levels
+    from wizard.ai.registry import register_agent
+
+    register_agent("test-brain", lambda seed=None, **_: RandomAgent(seed))
+    monkeypatch.setitem(levels.BRAINS, BotLevel.MEDIUM, "test-brain")
+    game = WizardGame(4, seed=3)
+    obs = game.observation(game.current_player)
+    bot = BotSettings(BotLevel.MEDIUM, 55, seed=4)
+    medium = make_agent("bot:medium")  # as the server builds it: brains from the registry
+    assert isinstance(medium, LevelAgent)
+    moves = [medium.act_as_bot(obs, bot, move) for move in range(30)]
+    assert {by for _, by in moves} <= {"bot:medium:test-brain", "random"}
+    assert any(by == "bot:medium:test-brain" for _, by in moves)

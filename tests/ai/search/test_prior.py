@@ -1,0 +1,92 @@
+"""The master bot's OI prior: OI's scores per action, the blend, and what the master plays."""
+
+from __future__ import annotations
+
+import pytest
+
+from wizard.ai.levels import BotLevel, BotSettings
+from wizard.ai.levels.agent import LevelAgent
+from wizard.ai.oi import OIAgent
+from wizard.ai.registry import make_agent
+from wizard.ai.search import Budget, SearchAgent, action_values, blend
+from wizard.ai.search.prior import blended_values, load_prior
+from wizard.engine import ACTIONS_BY_INDEX, GameOptions, Observation, Phase, action_index
+
+from .test_rollout import random_position
+
+
+@pytest.fixture(scope="module")
+def prior() -> OIAgent:
+    agent = load_prior()
+    assert agent is not None, "the shipped OI networks must load"
+    return agent
+
+
+def positions(phase: Phase, count: int = 4) -> list[Observation]:
+    found = []
+    for seed in range(200):
+        game = random_position(seed, 4, (seed * 37) % 300, GameOptions())
+        player = game.current_player
+        if game.is_finished or player is None:
+            continue
+        obs = game.observation(player)
+        if obs.phase is phase and len(obs.legal_actions) > 1:
+            found.append(obs)
+            if len(found) == count:
+                return found
+    raise AssertionError(f"only {len(found)} positions in phase {phase.value}")
+
+
+@pytest.mark.parametrize("phase", [Phase.BIDDING, Phase.PLAYING])
+def test_oi_scores_every_legal_action_and_its_best_is_the_move_oi_bids(
+        prior: OIAgent, phase: Phase) -> None:
+    for obs in positions(phase):
+        scores = prior.action_scores(obs)
+        assert sorted(scores) == sorted(action_index(a) for a in obs.legal_actions)
+        if phase is Phase.BIDDING:  # OI bids the best expected score
+            assert ACTIONS_BY_INDEX[max(scores, key=scores.__getitem__)] == prior.act(obs)
+
+
+def test_with_full_weight_on_the_prior_the_master_bids_as_oi_does(prior: OIAgent) -> None:
+    budget = Budget(worlds=2, bid_window=None)
+    for obs in positions(Phase.BIDDING):
+        master = SearchAgent(budget, seed=3, prior=prior, prior_weight=1.0)
+        assert master.act(obs) == prior.act(obs)
+
+
+def test_the_blend_lies_between_the_search_and_oi(prior: OIAgent) -> None:
+    for obs in positions(Phase.PLAYING, 2) + positions(Phase.BIDDING, 2):
+        search = action_values(obs, Budget(worlds=4), 7)
+        scores = prior.action_scores(obs)
+        mixed = blended_values(obs, Budget(worlds=4), 7, prior)
+        assert sorted(mixed) == sorted(search)
+        for action, value in mixed.items():
+            low, high = sorted((search[action], scores[action]))
+            assert low - 1e-9 <= value <= high + 1e-9
+        assert blended_values(obs, Budget(worlds=4), 7, None) == search
+        assert blend(search, scores, 0.0) == search
+
+
+def test_the_master_with_its_prior_replays_the_same_moves() -> None:
+    first, second = make_agent("search", seed=5, worlds=4), make_agent("search", seed=5, worlds=4)
+    assert isinstance(first, SearchAgent) and first.prior is not None
+    for obs in positions(Phase.PLAYING, 3) + positions(Phase.BIDDING, 3):
+        assert first.act(obs) == second.act(obs)
+    master = LevelAgent("master")
+    bot = BotSettings(BotLevel.MASTER, 90, seed=11)
+    for move, obs in enumerate(positions(Phase.PLAYING, 3)):
+        assert master.act_as_bot(obs, bot, move) == LevelAgent("master").act_as_bot(obs, bot, move)
+
+
+def test_bad_prior_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="prior weight"):
+        blend({1: 1.0}, {1: 2.0}, 1.5)
+    with pytest.raises(ValueError, match="prior weight"):
+        SearchAgent(prior_weight=-0.1)
+    with pytest.raises(ValueError, match="prior_weight must be a number"):
+        make_agent("search", prior_weight="half")
+    assert make_agent("search", prior_weight=0).prior is None  # type: ignore[attr-defined]
+
+
+def test_without_the_networks_the_master_is_the_plain_search(tmp_path: object) -> None:
+    assert load_prior(str(tmp_path)) is None

@@ -1,0 +1,85 @@
+"""Bot levels: a strength drawn per game from the level's range, and each level's brain.
+
+As in the seed bot design (`003_…`): each level is a range of strengths with
+gaps between them; a bot draws its strength once per game (`BotSettings.draw`).
+What a strength does to a move (the ±5 per move, random moves, softmax
+temperatures, the search budget) is `wizard.ai.levels.strength`, the one recipe every
+path draws with. `BRAINS` says what each level plays with. Every random choice
+comes from ``(seed, move number)``, so a restored game continues exactly as it
+would have.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from .strength import move_rng
+
+
+class BotLevel(enum.Enum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+    MASTER = "master"
+
+    @classmethod
+    def parse(cls, value: Any) -> BotLevel:
+        """``BotLevel.parse("hard")``; raises `ValueError` naming the known levels."""
+        for level in cls:
+            if level.value == value:
+                return level
+        raise ValueError(f"unknown bot level {value!r}; known: {', '.join(lv.value for lv in cls)}")
+
+
+STRENGTH_RANGES: dict[BotLevel, tuple[int, int]] = {
+    BotLevel.EASY: (5, 25),
+    BotLevel.MEDIUM: (30, 55),
+    BotLevel.HARD: (60, 80),
+    BotLevel.MASTER: (85, 100),
+}
+
+#: Which brain each level plays with (see `wizard.ai.levels.agent`). Hard plays the
+#: learned policy when ``models/default.onnx`` exists, else a small search (measured
+#: in docs/ai.md to keep the levels apart). Medium is the hook for the OI agent: put
+#: its registered agent name here once it is measured to sit between easy and hard.
+BRAINS: dict[BotLevel, str] = {
+    BotLevel.EASY: "heuristic",
+    BotLevel.MEDIUM: "heuristic",
+    BotLevel.HARD: "model_or_search",
+    BotLevel.MASTER: "search",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BotSettings:
+    """A bot seat: its level, the strength drawn for this game, and its seed."""
+
+    level: BotLevel
+    strength: int
+    seed: int
+
+    @staticmethod
+    def draw(level: BotLevel, rng: random.Random) -> BotSettings:
+        low, high = STRENGTH_RANGES[level]
+        return BotSettings(level, rng.randint(low, high), rng.getrandbits(63))
+
+    def move_rng(self, move_number: int) -> random.Random:
+        """The generator for this bot's decision at ``move_number`` of the game."""
+        return move_rng(self.seed, move_number)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"level": self.level.value, "strength": self.strength, "seed": self.seed}
+
+    @staticmethod
+    def from_dict(data: Any) -> BotSettings:
+        if not isinstance(data, dict):
+            raise ValueError("bot settings must be an object")
+        strength, seed = data.get("strength"), data.get("seed")
+        if type(strength) is not int or not 0 <= strength <= 100:
+            raise ValueError(f"bot strength must be an integer 0-100, got {strength!r}")
+        if type(seed) is not int:
+            raise ValueError(f"bot seed must be an integer, got {seed!r}")
+        return BotSettings(BotLevel.parse(data.get("level")), strength, seed)

@@ -1,0 +1,110 @@
+"""Agent names → agents: `make_agent`, the one place that turns a name into a player.
+
+>>> sorted(name for name in agent_names() if not name.startswith("test-"))[:3]
+['bot:easy', 'bot:hard', 'bot:master']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from .agents import Agent, HeuristicAgent, ModelAgent, RandomAgent
+from .levels.agent import LevelAgent
+from .oi import make_oi_agent
+from .policy import OnnxPolicy, models_dir
+from .search import DEFAULT_BUDGET, PRIOR_WEIGHT, Budget, SearchAgent
+from .search.prior import master_prior
+
+AgentFactory = Callable[..., Agent]
+DEFAULT_MODEL_NAME = "default"
+#: agents too slow for the event loop: the inference pool decides them in its workers
+WORKER_AGENTS: tuple[str, ...] = ("search", "bot:hard", "bot:master", "oi")
+
+
+def _make_model(seed: int | None = None, model_path: str | os.PathLike[str] | None = None,
+                **options: object) -> Agent:
+    path = Path(model_path) if model_path else models_dir() / f"{DEFAULT_MODEL_NAME}.onnx"
+    policy = OnnxPolicy(path)
+    temperature = options.get("temperature", 0.0)
+    assert isinstance(temperature, int | float)
+    return ModelAgent(policy, temperature=float(temperature), seed=seed)
+
+
+def _make_search(seed: int | None = None, **options: object) -> Agent:
+    worlds = options.get("worlds")
+    if worlds is not None and type(worlds) is not int:
+        raise ValueError(f"worlds must be an integer, got {worlds!r}")
+    weight = options.get("prior_weight", PRIOR_WEIGHT)
+    if not isinstance(weight, int | float) or isinstance(weight, bool):
+        raise ValueError(f"prior_weight must be a number, got {weight!r}")
+    budget = DEFAULT_BUDGET if worlds is None else Budget(worlds=worlds)
+    prior = master_prior() if weight else None  # loaded once per process, not per agent
+    return SearchAgent(budget, seed=seed, prior=prior, prior_weight=float(weight))
+
+
+def _make_level(level: str) -> AgentFactory:
+    def factory(seed: int | None = None, **_: object) -> Agent:
+        # a level's brain may be any registered agent (`wizard.ai.levels.settings.BRAINS`)
+        return LevelAgent(level, seed=seed, make_brain=make_agent)
+
+    return factory
+
+
+def _make_oi(seed: int | None = None, **options: object) -> Agent:
+    return make_oi_agent(seed=seed, **options)  # type: ignore[arg-type]
+
+
+_REGISTRY: dict[str, AgentFactory] = {
+    "random": lambda seed=None, **_: RandomAgent(seed),
+    "heuristic": lambda seed=None, **_: HeuristicAgent(),
+    "model": _make_model,
+    "search": _make_search,
+    **{f"bot:{level}": _make_level(level) for level in ("easy", "medium", "hard", "master")},
+    "oi": _make_oi,
+}
+
+
+def register_agent(name: str, factory: AgentFactory) -> None:
+    """Make ``make_agent(name, ...)`` build agents with ``factory(seed=..., **options)``."""
+    _REGISTRY[name] = factory
+
+
+def agent_names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
+    """Build an agent by name: random, heuristic, model, oi, search, ``bot:<level>``.
+
+    ``search`` is the determinized search bot, the master (options ``worlds``,
+    default 32, and ``prior_weight``, default 0.5: its values averaged with
+    OI's, `wizard.ai.search.prior`; 0 or missing OI networks: the plain search);
+    ``bot:easy`` … ``bot:master`` play a bot level as the server does (a
+    strength drawn per game from the seed, see `wizard.ai.levels`).
+
+    ``model`` loads ``model_path`` (default ``models/default.onnx``) and raises
+    `PolicyError` when that file is missing, corrupt or from another encoding
+    version: a ``model`` is never silently a heuristic (the server's bots keep
+    their own fallback, see `wizard.server.tables.bots.level_agent`). ``oi``
+    loads ``models/oi_overall.onnx`` and ``models/oi_immediate.onnx`` (or
+    ``model_dir``) and raises the same way. Raises `ValueError` for an unknown name.
+
+    >>> make_agent("heuristic").name
+    'heuristic'
+    """
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        raise ValueError(f"unknown agent {name!r}; known: {', '.join(agent_names())}")
+    return factory(seed=seed, **options)
+
+
+__all__ = [
+    "DEFAULT_MODEL_NAME",
+    "WORKER_AGENTS",
+    "AgentFactory",
+    "agent_names",
+    "make_agent",
+    "register_agent",
+]

@@ -1,0 +1,29 @@
+"""The search: determinized search (PIMC), the master bot's brain.
+
+- `pimc`: values of every candidate over sampled worlds, and `SearchAgent`;
+- `worlds`: deals of the hidden cards consistent with what a seat knows;
+- `rollout`: the rest of a round played out fast on `wizard.engine.GameCore`;
+- `prior`: OI's values, blended with the searched ones for the master.
+"""
+
+from __future__ import annotations
+
+from .pimc import (
+    DEFAULT_BUDGET,
+    PRIOR_WEIGHT,
+    BidValue,
+    Budget,
+    Scorer,
+    SearchAgent,
+    action_values,
+    bid_values,
+    blend,
+    card_values,
+    pick,
+    trump_values,
+)
+from .prior import blended_values, load_prior, master_prior
+
+__all__ = ["DEFAULT_BUDGET", "PRIOR_WEIGHT", "BidValue", "Budget", "Scorer", "SearchAgent",
+           "action_values", "bid_values", "blend", "blended_values", "card_values",
+           "load_prior", "master_prior", "pick", "trump_values"]

@@ -1,0 +1,290 @@
+"""The master bot: determinized search (PIMC) over sampled worlds.
+
+For a decision, `Budget.worlds` deals of the hidden cards are sampled once,
+consistent with what the seat knows (`wizard.ai.search.worlds`: hand sizes, played
+cards, the trump card, revealed voids). Every candidate is then tried in every
+one of those same worlds and the rest of the **current round** is played on
+`GameCore` with the heuristic for every seat (`wizard.ai.search.rollout`); a candidate
+is worth the seat's mean round points (bid made or missed), not its tricks.
+
+- cards: each legal card;
+- bids: each legal bid (within ``Budget.bid_window`` of the heuristic's
+  estimate); the rollout then plays the hand to that bid, so a bid's value
+  comes with the simulated distribution of the tricks taken;
+- trump (after a turned wizard, with ``wizard_trump_dealer_chooses``): each suit.
+
+The budget is a number of worlds, never a time: the same observation, budget
+and seed give the same values and the same move on any machine. The worlds'
+generator is seeded from ``seed`` and the position (round, phase, cards
+played, bids made, seat), so an agent needs no state between moves.
+
+Public API (also for game analysis, which reuses the same worlds and values):
+
+- ``bid_values(observation, budget, seed) -> {bid: BidValue}``: expected round
+  score and trick distribution of each bid (phase bidding);
+- ``card_values(observation, budget, seed) -> {card id: expected round points}``
+  (phase playing);
+- ``trump_values(observation, budget, seed) -> {suit index: expected round points}``;
+- ``action_values(observation, budget, seed) -> {action index: value}``: whichever
+  of the three the phase asks for, keyed like `wizard.engine.action_index`;
+- ``blend(values, prior, weight)``: values averaged with a second opinion's;
+- `SearchAgent` (``make_agent("search")``): plays the best value, blended with
+  OI's scores for the master (`wizard.ai.search.prior`).
+
+>>> from wizard.engine import WizardGame
+>>> game = WizardGame(4, seed=2)
+>>> obs = game.observation(game.current_player)
+>>> values = bid_values(obs, Budget(worlds=4), seed=1)
+>>> sorted(values) == [a.value for a in obs.legal_actions]
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from wizard.engine import ACTIONS_BY_INDEX, Action, Bid, GameCore, Observation, Phase, action_index
+from wizard.engine.rules import round_score
+
+from ..agents.base import Agent, require_turn
+from ..agents.heuristic import HeuristicAgent, expected_tricks
+from .rollout import finish_round, rollout_score
+from .worlds import sample_worlds
+
+PLAY_BASE = 21
+TRUMP_BASE = 81
+#: the weight of a prior's estimate in `blend` (0: the plain search, 1: the prior alone)
+PRIOR_WEIGHT = 0.5
+
+
+class Scorer(Protocol):
+    """A second opinion on the candidates: expected round points per action index."""
+
+    def action_scores(self, observation: Observation) -> dict[int, float]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much a decision may search: ``worlds`` sampled deals, one rollout per candidate each.
+
+    ``bid_window``: only bids within this many tricks of the heuristic's estimate
+    are searched (``None``: every legal bid). Raises `ValueError` for fewer than
+    one world or a negative window.
+    """
+
+    worlds: int = 32
+    bid_window: int | None = 3
+    bid_spread: float | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.worlds) is not int or self.worlds < 1:
+            raise ValueError(f"a search budget needs at least 1 world, got {self.worlds!r}")
+        if self.bid_window is not None and self.bid_window < 0:
+            raise ValueError(f"bid_window must be >= 0 or None, got {self.bid_window!r}")
+        if self.bid_spread is not None and not self.bid_spread > 0.0:
+            raise ValueError(f"bid_spread must be > 0 or None, got {self.bid_spread!r}")
+
+
+DEFAULT_BUDGET = Budget()
+
+
+@dataclass(frozen=True, slots=True)
+class BidValue:
+    """A bid's expected round score and ``tricks[k]``: the share of worlds where we took k."""
+
+    bid: int
+    value: float
+    tricks: tuple[float, ...]
+
+
+def _rng(observation: Observation, seed: int, what: str) -> random.Random:
+    key = (observation.round_number, observation.phase.value, len(observation.played_cards),
+           sum(observation.has_bid), observation.player)
+    return random.Random(f"search:{what}:{seed}:{key}")
+
+
+def _worlds(observation: Observation, budget: Budget, seed: int, what: str) -> list[GameCore]:
+    require_turn(observation)
+    return sample_worlds(observation, budget.worlds, _rng(observation, seed, what),
+                         bid_spread=budget.bid_spread)
+
+
+def _require_phase(observation: Observation, phase: Phase) -> None:
+    if observation.phase is not phase:
+        raise ValueError(f"expected phase {phase.value}, the observation is in "
+                         f"{observation.phase.value}")
+
+
+def bid_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
+               seed: int = 0) -> dict[int, BidValue]:
+    """Each searched legal bid's expected round score and trick distribution.
+
+    Raises `ValueError` unless it is the observer's turn to bid.
+    """
+    _require_phase(observation, Phase.BIDDING)
+    worlds = _worlds(observation, budget, seed, "bid")
+    me = observation.player
+    assert me is not None
+    legal = [a.value for a in observation.legal_actions if isinstance(a, Bid)]
+    if budget.bid_window is not None:
+        trump = observation.trump_suit.index if observation.trump_suit else -1
+        estimate = expected_tricks([c.id for c in observation.hand], trump,
+                                   observation.num_players)
+        near = [b for b in legal if abs(b - estimate) <= budget.bid_window + 0.5]
+        legal = near or legal
+    values: dict[int, BidValue] = {}
+    for bid in legal:
+        counts = [0] * (observation.round_number + 1)
+        for world in worlds:
+            core = world.copy()
+            core.apply(bid)
+            finish_round(core)
+            counts[core.last_tricks[me]] += 1
+        total = len(worlds)
+        value = sum(round_score(bid, t) * k for t, k in enumerate(counts)) / total
+        values[bid] = BidValue(bid, value, tuple(k / total for k in counts))
+    return values
+
+
+def card_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
+                seed: int = 0) -> dict[int, float]:
+    """Each legal card's expected round points for the observer.
+
+    Raises `ValueError` unless it is the observer's turn to play a card.
+    """
+    _require_phase(observation, Phase.PLAYING)
+    worlds = _worlds(observation, budget, seed, "card")
+    me = observation.player
+    assert me is not None
+    cards = [action_index(a) - PLAY_BASE for a in observation.legal_actions]
+    values: dict[int, float] = {}
+    for card in cards:
+        total = 0
+        for world in worlds:
+            core = world.copy()
+            core.apply(PLAY_BASE + card)
+            total += rollout_score(core, me)[0]
+        values[card] = total / len(worlds)
+    return values
+
+
+def trump_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
+                 seed: int = 0) -> dict[int, float]:
+    """Each trump suit's (index 0-3) expected round points, the round bid and played out.
+
+    Raises `ValueError` unless it is the observer's turn to choose trump.
+    """
+    _require_phase(observation, Phase.CHOOSING_TRUMP)
+    worlds = _worlds(observation, budget, seed, "trump")
+    me = observation.player
+    assert me is not None
+    values: dict[int, float] = {}
+    for suit in range(4):
+        total = 0
+        for world in worlds:
+            core = world.copy()
+            core.apply(TRUMP_BASE + suit)
+            total += rollout_score(core, me)[0]
+        values[suit] = total / len(worlds)
+    return values
+
+
+def action_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
+                  seed: int = 0) -> dict[int, float]:
+    """The values of the phase's candidates, keyed by action index (see the module docstring)."""
+    if observation.phase is Phase.BIDDING:
+        return {b: v.value for b, v in bid_values(observation, budget, seed).items()}
+    if observation.phase is Phase.PLAYING:
+        return {PLAY_BASE + c: v for c, v in card_values(observation, budget, seed).items()}
+    if observation.phase is Phase.CHOOSING_TRUMP:
+        return {TRUMP_BASE + s: v for s, v in trump_values(observation, budget, seed).items()}
+    raise ValueError(f"nothing to decide in phase {observation.phase.value}")
+
+
+def pick(values: dict[int, float], preferred: int, temperature: float = 0.0,
+         uniform: float = 0.0) -> int:
+    """The action index to play from ``values``.
+
+    ``temperature`` 0 (points) takes the best value; ties go to ``preferred``
+    (the heuristic's choice) and then the lowest index. Above 0 it samples
+    ``exp(value / temperature)`` with the draw ``uniform`` in [0, 1).
+
+    >>> pick({3: 10.0, 4: 10.0, 5: -5.0}, preferred=4)
+    4
+    """
+    if not values:
+        raise ValueError("no candidate to pick from")
+    if temperature <= 0.0:
+        return max(values, key=lambda i: (values[i], i == preferred, -i))
+    top = max(values.values())
+    indices = sorted(values)
+    weights = [math.exp((values[i] - top) / temperature) for i in indices]
+    target = uniform * sum(weights)
+    for index, weight in zip(indices, weights, strict=True):
+        target -= weight
+        if target < 0.0:
+            return index
+    return indices[-1]
+
+
+def blend(values: dict[int, float], prior: dict[int, float],
+          weight: float = PRIOR_WEIGHT) -> dict[int, float]:
+    """``values`` moved towards ``prior`` by ``weight`` (keys of ``values``; missing: unchanged).
+
+    Raises `ValueError` for a weight outside 0–1.
+
+    >>> blend({3: 10.0, 4: 30.0}, {3: 30.0, 4: 10.0, 5: 0.0}, 0.25)
+    {3: 15.0, 4: 25.0}
+    """
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"the prior weight must be within 0-1, got {weight!r}")
+    return {a: (1.0 - weight) * v + weight * prior.get(a, v) for a, v in values.items()}
+
+
+class SearchAgent(Agent):
+    """Plays the candidate with the best searched value (`action_values`).
+
+    One legal action is played without searching. ``seed`` (and `reset`)
+    seeds the worlds together with the position, so a game replays exactly.
+    With a ``prior`` (the master bot: OI, `wizard.ai.search.prior`) the values are
+    `blend`-ed with its scores by ``prior_weight``.
+
+    >>> from wizard.engine import WizardGame
+    >>> game = WizardGame(4, seed=2)
+    >>> obs = game.observation(game.current_player)
+    >>> SearchAgent(Budget(worlds=2), seed=1).act(obs) in obs.legal_actions
+    True
+    """
+
+    name = "search"
+
+    def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int | None = None, *,
+                 prior: Scorer | None = None, prior_weight: float = PRIOR_WEIGHT) -> None:
+        if not 0.0 <= prior_weight <= 1.0:
+            raise ValueError(f"the prior weight must be within 0-1, got {prior_weight!r}")
+        self.budget = budget
+        self.seed = 0 if seed is None else seed
+        self.prior = prior
+        self.prior_weight = prior_weight
+        self._heuristic = HeuristicAgent()
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.seed = seed
+
+    def act(self, observation: Observation) -> Action:
+        require_turn(observation)
+        if len(observation.legal_actions) == 1:
+            return observation.legal_actions[0]
+        values = action_values(observation, self.budget, self.seed)
+        if self.prior is not None:
+            values = blend(values, self.prior.action_scores(observation), self.prior_weight)
+        preferred = action_index(self._heuristic.act(observation))
+        return ACTIONS_BY_INDEX[pick(values, preferred)]
+
+
+__all__ = ["DEFAULT_BUDGET", "PRIOR_WEIGHT", "BidValue", "Budget", "Scorer", "SearchAgent",
+           "action_values", "bid_values", "blend", "card_values", "pick", "trump_values"]
