@@ -50,7 +50,7 @@ from wizard.ai.policy import models_dir
 from wizard.ai.pool import InferencePool, PoolSettings
 from wizard.ai.search.prior import load_prior
 from wizard.engine import WizardGame
-from wizard.server.analysis.jobs import ProcessRunner
+from wizard.server.analysis.runners import ProcessRunner
 
 THINK_SECONDS = (0.8, 2.5)  # wizard.server.bots
 DEADLINE_SECONDS = 0.5  # Settings.ai_deadline_seconds

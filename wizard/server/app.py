@@ -26,7 +26,8 @@ from starlette.websockets import WebSocket
 from wizard.ai.decision import Decider, InlineDecider
 from wizard.protocol import PAGE_MAX, Analyse, ServerShutdown, encode
 
-from .analysis.jobs import AnalysisService, AnalysisSettings, make_runner
+from .analysis.jobs import AnalysisService, AnalysisSettings
+from .analysis.runners import make_runner
 from .metrics import CONTENT_TYPE, ServerMetrics
 from .net.addresses import AddressCounts, capped, client_address
 from .net.connection import CLOSE_GOING_AWAY, Connection

@@ -10,7 +10,7 @@ from typing import Any
 from wizard.ai.decision import AgentSpec, DecisionRequest
 from wizard.ai.pool import InferencePool, PoolSettings
 from wizard.engine import WizardGame
-from wizard.server.analysis.jobs import PoolRunner
+from wizard.server.analysis.runners import PoolRunner
 
 from ...ai.test_analysis import heuristic, play
 

@@ -6,7 +6,7 @@ else may open it â€” its spectators, or a request carrying its table's invite â€
 every seat (as on a watched game; see `wizard.server.storage.visibility`). Seats
 already analysed come from `AnalysisStore` at once; the others become one job,
 which runs in slices of a few decisions (`wizard.ai.analysis.analyse_slice`) in a background worker
-process beside the inference pool's live workers (`ProcessRunner`): it never
+process beside the inference pool's live workers (`runners.ProcessRunner`): it never
 takes a live decision and runs at the lowest CPU priority (niceness 19,
 ``SCHED_IDLE`` on Linux), so live games come first. (Slices on the live
 workers raised live bots' p99 from 107 to 705 ms in `scripts/bench_analysis.py`;
@@ -22,23 +22,18 @@ event loop.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import concurrent.futures.process
 import contextlib
-import multiprocessing
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import structlog
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from wizard.ai.pool import worker_process as pool_worker
 from wizard.ai.analysis import BLUNDER, MISTAKE, AnalysisBudget, GameRecord, build_report
-from wizard.ai.pool import InferencePool
 from wizard.protocol import (
     Analyse,
     Analysis,
@@ -56,13 +51,13 @@ from ..storage.history import _error, _json, game_record
 from ..storage.records import StoredGame
 from ..storage.store import STATUS_FINISHED, SqliteStore
 from ..storage.visibility import bearer_token, may_view, played_in
+from .runners import SliceRunner
 
 log = structlog.get_logger(__name__)
 
 PROGRESS_EVERY_S = 0.2  # progress messages to one job's watchers at most this often
 WAITING_AFTER_S = 1.0  # a slice not started after this long: "waiting" (live games first)
 THRESHOLDS = {"mistake": MISTAKE, "blunder": BLUNDER}
-BACKGROUND_NICE = 19  # CPU niceness of the process that runs the slices
 _DEFAULTS = Settings()  # the one place the defaults live
 
 
@@ -98,78 +93,6 @@ class AnalysisSettings:
     def from_env(environ: Mapping[str, str] = os.environ) -> AnalysisSettings:
         """The bounds `Settings.from_env` reads; raises `ValueError` naming a bad variable."""
         return AnalysisSettings.of(Settings.from_env(environ))
-
-
-class SliceRunner(Protocol):
-    """Where slices run: `PoolRunner` (the inference pool) or `ProcessRunner`."""
-
-    workers: int
-
-    async def run(self, args: tuple[Any, ...]) -> tuple[int, int, list[dict[str, Any]]]: ...
-
-    def live_busy(self) -> bool: ...
-
-    async def close(self) -> None: ...
-
-
-class ProcessRunner:
-    """Slices in one spawned process of their own, at the lowest CPU priority.
-
-    The process runs at niceness 19 (``SCHED_IDLE`` on Linux), so the operating
-    system gives it only the CPU time that live work (the loop, the pool's
-    workers) leaves over; it never takes a live decision. A slice whose process
-    died raises `RuntimeError` and the next slice starts a fresh process.
-    """
-
-    workers = 1  # one game at a time
-
-    def __init__(self, niceness: int = BACKGROUND_NICE) -> None:
-        self.niceness = niceness
-        self.slices = 0  # slices run so far
-        self.running = 0  # slices in progress
-        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
-
-    async def run(self, args: tuple[Any, ...]) -> tuple[int, int, list[dict[str, Any]]]:
-        if self._executor is None:
-            self._executor = concurrent.futures.ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=pool_worker.lower_priority, initargs=(self.niceness,))
-        loop = asyncio.get_running_loop()
-        self.running += 1
-        try:
-            result = await loop.run_in_executor(self._executor, pool_worker.run_analysis, *args)
-        except concurrent.futures.process.BrokenProcessPool as exc:
-            self._executor = None
-            raise RuntimeError("the analysis worker died") from exc
-        finally:
-            self.running -= 1
-        self.slices += 1
-        return result
-
-    @property
-    def pid(self) -> int | None:
-        """Process id of the analysis worker once it runs (for operators and tests)."""
-        processes = getattr(self._executor, "_processes", None) or {}
-        return next(iter(processes), None)
-
-    def live_busy(self) -> bool:
-        return False
-
-    async def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
-
-
-class PoolRunner(ProcessRunner):
-    """`ProcessRunner` beside the inference pool: says when live decisions are in flight."""
-
-    def __init__(self, pool: InferencePool, niceness: int = BACKGROUND_NICE) -> None:
-        super().__init__(niceness)
-        self.pool = pool
-
-    def live_busy(self) -> bool:
-        return self.pool.metrics.inflight > 0
 
 
 @dataclass(eq=False)
@@ -411,11 +334,4 @@ class AnalysisService:
                       "this game has not been analysed yet: send analyse {game_id}")
 
 
-def make_runner(decider: object) -> SliceRunner:
-    """The pool's workers when the decider is the inference pool, else a process of its own."""
-    if isinstance(decider, InferencePool):
-        return PoolRunner(decider)
-    return ProcessRunner()
-
-
-__all__ = ["AnalysisService", "AnalysisSettings", "PoolRunner", "ProcessRunner", "make_runner"]
+__all__ = ["AnalysisService", "AnalysisSettings"]
