@@ -21,6 +21,10 @@ from wizard.ai.analysis import AnalysisBudget, GameRecord, analyse_slice, build_
 from wizard.ai.search.prior import master_prior
 from wizard.engine import SUITS, card_by_id
 
+from ..storage.db import load_games
+from ..storage.history import game_record
+from ..storage.store import STATUS_FINISHED
+
 SLICE_SECONDS = 0.5
 
 
@@ -53,10 +57,6 @@ def load_record(game: str, db: str | None) -> dict[str, Any]:
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise ValueError(f"{game}: not a JSON game record ({exc})") from None
         return data
-    from ..storage.db import load_games
-    from ..storage.history import game_record
-    from ..storage.store import STATUS_FINISHED
-
     db_path = db or os.environ.get("WIZARD_DB") or "./data/wizard.db"
     if db_path == ":memory:" or not Path(db_path).is_file():
         raise ValueError(f"{game!r} is no file, and there is no database at {db_path!r}")
