@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
@@ -133,22 +134,45 @@ def _serve_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(["serve", *argv])
 
 
-def test_the_operations_guide_has_one_row_per_setting_with_its_default() -> None:
-    from pathlib import Path
+def test_the_operations_guide_shows_the_generated_settings_table() -> None:
+    """The guide's table is what `FIELDS` generates, row for row (else: regenerate it)."""
+    from wizard.server.settings_table import settings_table, with_settings_table
 
     guide = (Path(__file__).parents[2] / "docs" / "operations.md").read_text()
-    rows = {line.split("|")[1].strip(" `"): [cell.strip(" `") for cell in line.split("|")[2:4]]
-            for line in guide.splitlines() if line.startswith("| `WIZARD_")}
+    assert with_settings_table(guide) == guide, (
+        "docs/operations.md's settings table differs from FIELDS: run "
+        "`.venv/bin/python -m wizard.server.settings_table --write`")
+    table = settings_table()
+    for field in FIELDS:
+        assert f"| `{field.env}` | `{field.flag}` |" in table and field.help in table
+
+
+def test_the_settings_table_shows_each_default_as_it_is_typed() -> None:
+    from wizard.server.settings_table import shown_default
+
+    by_name = {field.name: field for field in FIELDS}
+    assert shown_default(by_name["port"]) == "`8000`"
+    assert shown_default(by_name["ai_workers"]) == "`CPU count − 1 (≥ 1)`"  # the machine's
+    assert shown_default(by_name["allowed_origins"]) == "(none)"
+    assert shown_default(by_name["static_dir"]) == "(empty)"
+    assert shown_default(by_name["trusted_proxies"]) == "`127.0.0.1,::1`"
+    assert shown_default(by_name["ws_compression"]) == "`false`"
+    # every shown default parses back to the default with the field's own parser
     defaults = Settings()
     for field in FIELDS:
-        assert field.env in rows, f"{field.env} is not in the settings table"
-        flag, default = rows[field.env]
-        assert flag == field.flag, field.env
-        value = getattr(defaults, field.name)
-        if field.name == "ai_workers":  # depends on the machine
-            assert default == "CPU count − 1 (≥ 1)"
-        elif value in ((), ""):
-            assert default == ("(none)" if value == () else "(empty)"), field.env
-        else:
-            shown = ",".join(value) if isinstance(value, tuple) else str(value)
-            assert default == shown, field.env
+        shown = shown_default(field)
+        if field.default_text or not shown.startswith("`"):
+            continue
+        assert field.parse(shown.strip("`")) == getattr(defaults, field.name), field.env
+
+
+def test_the_settings_table_is_written_between_its_markers(tmp_path: Path) -> None:
+    from wizard.server.settings_table import TABLE_END, TABLE_START, main, settings_table
+
+    page = tmp_path / "guide.md"
+    page.write_text(f"intro\n{TABLE_START}\n| stale |\n{TABLE_END}\nafter\n")
+    assert main(["--write", str(page)]) == 0
+    assert page.read_text() == f"intro\n{TABLE_START}\n{settings_table()}{TABLE_END}\nafter\n"
+    page.write_text("no markers\n")
+    with pytest.raises(ValueError):
+        main(["--write", str(page)])

@@ -2,7 +2,9 @@
 
 Every field comes, in this order of precedence, from a ``wizard serve`` flag,
 a ``WIZARD_*`` environment variable, or its default. `FIELDS` is the single
-table both the CLI and ``docs/operations.md`` are written from.
+table both the CLI and ``docs/operations.md`` are written from: the guide's
+settings table is generated from it (`wizard.server.settings_table`; a test
+fails while the guide differs).
 
 >>> Settings.from_env({"WIZARD_PORT": "9000"}).port
 9000
@@ -25,13 +27,18 @@ def default_ai_workers() -> int:
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """One setting: its name on the `Settings` object, env var, flag, parser and meaning."""
+    """One setting: its name on the `Settings` object, env var, flag, parser and meaning.
+
+    ``default_text`` is the default as the guide shows it, for a default that
+    depends on the machine (else the guide shows the value).
+    """
 
     name: str
     env: str
     flag: str
     parse: Callable[[str], Any]
     help: str
+    default_text: str = ""
 
 
 def _log_format(text: str) -> str:
@@ -229,7 +236,8 @@ FIELDS: tuple[Field, ...] = (
     Field("db_path", "WIZARD_DB", "--db", str,
           "SQLite database of the action log (`:memory:` for none on disk)"),
     Field("ai_workers", "WIZARD_AI_WORKERS", "--ai-workers", int,
-          "worker processes of the inference pool (default CPU count − 1, at least 1)"),
+          "worker processes of the inference pool (default CPU count − 1, at least 1)",
+          default_text="CPU count − 1 (≥ 1)"),
     Field("ai_max_inflight", "WIZARD_AI_MAX_INFLIGHT", "--ai-max-inflight", int,
           "bot decisions in progress in the pool; more are answered by the heuristic "
           "(`overloaded`)"),
@@ -280,7 +288,13 @@ FIELDS: tuple[Field, ...] = (
           "seconds a connection may send nothing before it is closed (clients send `ping`)"),
     Field("bot_delay", "WIZARD_BOT_DELAY", "--bot-delay", float,
           "factor on bot think time (trick display + random 0.8–2.5 s); 0 = bots answer at "
-          "once (the bots after a bot's move are then stored in its commit)"),
+          "once: the bots after a bot's move are then decided at once and stored in its "
+          "commit (a run of at most one round of the table; their updates leave in one "
+          "write)"),
+    Field("bot_moves_per_turn", "WIZARD_BOT_MOVES_PER_TURN", "--bot-moves-per-turn", int,
+          "most bot moves applied per turn of the event loop, the moves of a run included: a "
+          "person's action waits behind at most this many (1: lowest latency, more: more "
+          "throughput under load)"),
     Field("trick_show_seconds", "WIZARD_TRICK_SHOW_SECONDS", "--trick-show-seconds", float,
           "time clients show a completed trick before a bot plays on"),
     Field("turn_seconds", "WIZARD_TURN_SECONDS", "--turn-seconds", int,
@@ -296,15 +310,11 @@ FIELDS: tuple[Field, ...] = (
     Field("shutdown_seconds", "WIZARD_SHUTDOWN_SECONDS", "--shutdown-seconds", float,
           "limit for a graceful shutdown (SIGTERM): tell clients, flush the store, close"),
     Field("log_level", "WIZARD_LOG_LEVEL", "--log-level", _log_level,
-          "debug, info, warning, error"),
+          "debug, info, warning, error or critical"),
     Field("log_format", "WIZARD_LOG_FORMAT", "--log-format", _log_format,
           "json (one JSON object a line) or console (for people)"),
     Field("static_dir", "WIZARD_STATIC_DIR", "--static-dir", str,
           "directory of the browser client (default: the one shipped with the package)"),
-    Field("bot_moves_per_turn", "WIZARD_BOT_MOVES_PER_TURN", "--bot-moves-per-turn", int,
-          "most bot moves applied per turn of the event loop, those of a run included: a "
-          "person's action waits behind at most this many (1: lowest latency, more: more "
-          "throughput under load)"),
     Field("ws_compression", "WIZARD_WS_COMPRESSION", "--ws-compression", _boolean,
           "permessage-deflate on websockets: ~5x less traffic, ~20 % of the server's CPU"),
     Field("max_connections_per_address", "WIZARD_MAX_CONNECTIONS_PER_ADDRESS",
@@ -341,4 +351,3 @@ FIELDS: tuple[Field, ...] = (
 assert {f.name for f in FIELDS} == set(Settings.__dataclass_fields__), "FIELDS out of date"
 
 __all__ = ["FIELDS", "Field", "Settings", "default_ai_workers"]
-
