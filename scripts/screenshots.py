@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.browser.helpers import (  # noqa: E402
     CHROMIUM_ARGS,
+    TEST_CONFIG,
     autoplay_to_round,
     enter_name,
     play_bots,
@@ -45,7 +46,7 @@ def new_page(browser: Browser, url: str, name: str, size: tuple[int, int] = (136
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, base_url=url,
                                   device_scale_factor=1)
     context.set_default_timeout(15_000)
-    settings = {"trickShowMs": trick_show_ms, **config}
+    settings = {**TEST_CONFIG, "trickShowMs": trick_show_ms, **config}
     context.add_init_script(f"window.__WIZARD_CONFIG__ = {json.dumps(settings)}")
     page = context.new_page()
     page.goto("/")

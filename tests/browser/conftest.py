@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
 
-from .helpers import CHROMIUM_ARGS, Server, enter_name, running_server
+from .helpers import CHROMIUM_ARGS, TEST_CONFIG, Server, enter_name, running_server
 
 
 @pytest.fixture(scope="package")
@@ -57,7 +57,8 @@ class Pages:
 
         ``trick_show_ms`` shortens how long a completed trick stays on screen (None: the
         client's default), so a long game plays quickly; ``config`` sets more of the
-        client's ``window.__WIZARD_CONFIG__`` (e.g. ``roundShowMs``, ``heartbeatMs``);
+        client's ``window.__WIZARD_CONFIG__`` (e.g. ``roundShowMs``, ``heartbeatMs``) on top
+        of `TEST_CONFIG` (``{"testHooks": False}`` opens the page as a player gets it);
         ``init_script`` runs before the page's own scripts; other keywords go to
         Playwright's ``new_context`` (``reduced_motion``, ``has_touch``, ...).
         """
@@ -65,11 +66,10 @@ class Pages:
             viewport={"width": viewport[0], "height": viewport[1]}, base_url=self.server.url,
             **context_options)  # type: ignore[arg-type]
         context.set_default_timeout(10_000)
-        settings = dict(config or {})
+        settings = {**TEST_CONFIG, **(config or {})}
         if trick_show_ms is not None:
             settings.setdefault("trickShowMs", trick_show_ms)
-        if settings:
-            context.add_init_script(f"window.__WIZARD_CONFIG__ = {json.dumps(settings)}")
+        context.add_init_script(f"window.__WIZARD_CONFIG__ = {json.dumps(settings)}")
         if init_script:
             context.add_init_script(init_script)
         self.contexts.append(context)

@@ -20,6 +20,11 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 
+#: The client's settings every test page gets (``window.__WIZARD_CONFIG__``): ``testHooks``
+#: exposes the page's socket and store as ``window.__wizard`` (a player's page has no such
+#: object), which `autoplay_to_round` and some tests use.
+TEST_CONFIG: dict[str, object] = {"testHooks": True}
+
 #: Anything the player can act on now, or the end of the game.
 ACTIONABLE = ".bid-btn:not([disabled]), .hand button.playable, .suit-btn, .end .ranking"
 STEP_TIMEOUT_MS = 15_000
