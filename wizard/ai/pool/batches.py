@@ -67,7 +67,7 @@ class Slot:
 
 def task_for(buffer: Buffer, items: list[Waiting]) -> tuple[str, tuple[Any, ...]]:
     """The task for a worker: a policy batch encoded here (no form of the observation
-    ships cheaper, see `docs/ai.md`), or one observation for a worker agent."""
+    ships cheaper, see `docs/pool.md`), or one observation for a worker agent."""
     if buffer.kind == "policy":
         observations = [item.request.observation for item in items]
         return ("policy", (

@@ -36,7 +36,7 @@ class PoolSettings:
     # queue while one computes, so the worker is not idle during the answer's round trip
     batches_per_worker: int = 2
     # how tasks reach the workers: "executor" (`ProcessPoolExecutor`) or "pipes"
-    # (`pool_pipes.PipeExecutor`: the loop writes and reads the workers' pipes itself)
+    # (`pipes.PipeExecutor`: the loop writes and reads the workers' pipes itself)
     transport: str = "pipes"
     models_dir: str | None = None  # None: `wizard.ai.policy.models_dir()`
     default_model: str = "default"  # the policy agent ``model`` means

@@ -3,7 +3,7 @@
 The search (`wizard.ai.search`) plays every other seat with the heuristic in
 its rollouts. Against the heuristic that model is exact; against players who
 bid and play better (OI, people) its worlds mispredict how tricks fall, and
-OI beat the plain search head to head (docs/ai.md). OI's networks value the
+OI beat the plain search head to head (docs/search.md). OI's networks value the
 same candidates in a different way: learned per-card win probabilities, no
 model of the opponents' play. The master bot averages the two estimates of
 the same quantity, the expected round points of each candidate:
@@ -11,9 +11,10 @@ the same quantity, the expected round points of each candidate:
     value(a) = (1 − w) · search(a) + w · OI(a),  w = `PRIOR_WEIGHT`
 
 over the candidates the search considered (`wizard.ai.search.action_values`,
-OI's `OIAgent.action_scores`, `wizard.ai.search.blend`). Measured in docs/ai.md (search bot section)
-against OI, the learned policy and the heuristic. The OI networks are
-deterministic, so the same position, budget and seed still give the same move.
+OI's `OIAgent.action_scores`, `wizard.ai.search.blend`). Measured in
+docs/measurements/ai.md (the search bot) against OI, the learned policy and
+the heuristic. The OI networks are deterministic, so the same position, budget
+and seed still give the same move.
 
 >>> from wizard.engine import WizardGame
 >>> from wizard.ai.search import Budget
