@@ -69,7 +69,8 @@ def test_observation_json_matches_the_documented_shape() -> None:
     assert data["player"] == 0
     assert data["num_players"] == 3
     assert data["options"] == {
-        "hidden_bids": False, "forbid_even_bids": True, "wizard_trump_dealer_chooses": False
+        "hidden_bids": False, "forbid_even_bids": True, "wizard_trump_dealer_chooses": False,
+        "rounds": None,
     }
     assert data["phase"] == "playing"
     assert (data["round_number"], data["total_rounds"], data["dealer"]) == (1, 20, 2)

@@ -132,7 +132,7 @@ class Checker:
             assert game.trump_card is not None and game.trump_card.is_wizard
             assert game.current_player == game.dealer
             assert game.trump_suit is None
-        elif core.round_number == game.total_rounds:
+        elif core.round_number * n == 60:  # every card dealt: nothing to turn
             assert game.trump_card is None and game.trump_suit is None
         elif self.chosen is not None:
             assert game.trump_suit is self.chosen
@@ -259,8 +259,9 @@ def play_checked_game(players: int, options: GameOptions, seed: int, choice_seed
         checker.step += 1
         checker.check_events(player, action, events, before)
         checker.check_position()
-    assert checker.rounds_seen == game.total_rounds == 60 // players
-    assert [r.round_number for r in game.round_history] == list(range(1, 60 // players + 1))
+    length = options.rounds or 60 // players
+    assert checker.rounds_seen == game.total_rounds == length
+    assert [r.round_number for r in game.round_history] == list(range(1, length + 1))
     assert game.scores == [sum(r.score_changes[s] for r in game.round_history)
                            for s in range(players)]
     return game, actions

@@ -64,8 +64,21 @@ def test_options_survive_a_json_round_trip(flags: tuple[bool, bool, bool]) -> No
     options = GameOptions(*flags)
     data = options.to_dict()
     assert data == dict(zip(
-        ("hidden_bids", "forbid_even_bids", "wizard_trump_dealer_chooses"), flags, strict=True))
+        ("hidden_bids", "forbid_even_bids", "wizard_trump_dealer_chooses"), flags, strict=True),
+        rounds=None)
     assert GameOptions.from_dict(json_round_trip(data)) == options
+
+
+@pytest.mark.parametrize("rounds", [None, 1, 7, 20])
+def test_a_short_game_survives_a_json_round_trip(rounds: int | None) -> None:
+    options = GameOptions(hidden_bids=True, rounds=rounds)
+    assert options.to_dict()["rounds"] == rounds
+    assert GameOptions.from_dict(json_round_trip(options.to_dict())) == options
+
+
+def test_options_stored_before_game_length_mean_the_full_game() -> None:
+    stored = {"hidden_bids": False, "forbid_even_bids": True, "wizard_trump_dealer_chooses": False}
+    assert GameOptions.from_dict(stored).rounds is None
 
 
 def test_options_defaults_and_missing_keys() -> None:
@@ -82,6 +95,11 @@ def test_options_defaults_and_missing_keys() -> None:
         ({"forbid_even_bids": "yes"}, "forbid_even_bids"),
         ({"wizard_trump_dealer_chooses": None}, "wizard_trump_dealer_chooses"),
         ({"colour": True}, "colour"),
+        ({"rounds": 0}, "rounds must be an integer 1-20 or null .*got 0"),
+        ({"rounds": 21}, "rounds .*got 21"),
+        ({"rounds": True}, "rounds .*got True"),
+        ({"rounds": 2.0}, "rounds .*got 2.0"),
+        ({"rounds": "3"}, "rounds .*got '3'"),
         ([], "options must be an object"),
         ("hidden", "options must be an object"),
     ],

@@ -41,6 +41,7 @@ from .errors import ActionNotAllowedError, GameOverError, IllegalActionError, No
 from .game import WizardGame
 from .observation import Observation
 from .rules import (
+    MAX_ROUNDS,
     lead_of,
     legal_cards_mask,
     round_score,
@@ -68,6 +69,7 @@ __all__ = [
     "ALL_CARDS",
     "BID_BASE",
     "MAX_BID",
+    "MAX_ROUNDS",
     "NUM_ACTIONS",
     "NUM_CARDS",
     "PLAY_BASE",

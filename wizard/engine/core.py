@@ -53,8 +53,13 @@ _TRUMP_CHOICE_MASK = 0b1111 << TRUMP_BASE
 _KEYS = struct.Struct("<60Q").unpack
 
 
-def deal_orders(seed: int, num_players: int) -> tuple[tuple[int, ...], ...]:
+def deal_orders(
+    seed: int, num_players: int, rounds: int | None = None
+) -> tuple[tuple[int, ...], ...]:
     """For every round of the game with ``seed``: the dealt cards then the turned card.
+
+    ``rounds`` (default: the full game) is how many rounds to deal; a short game's
+    deals are the first rounds of the full game with the same seed.
 
     One generator per game (string seeding hashes with SHA-512, so negative and
     positive seeds do not collide). Each round draws 60 64-bit keys, read
@@ -63,7 +68,7 @@ def deal_orders(seed: int, num_players: int) -> tuple[tuple[int, ...], ...]:
     """
     rng = random.Random(f"wizard:{seed}")
     orders = []
-    for round_number in range(1, total_rounds(num_players) + 1):
+    for round_number in range(1, total_rounds(num_players, rounds) + 1):
         needed = min(num_players * round_number + 1, NUM_CARDS)
         keys = _KEYS(rng.getrandbits(64 * NUM_CARDS).to_bytes(8 * NUM_CARDS, "little"))
         deck = list(range(NUM_CARDS))
@@ -95,7 +100,14 @@ class GameCore:
     lead state of `rules`. ``trump_suit`` is a suit index or -1. ``current`` is -1
     once the game is finished. After a trick, ``last_trick`` / ``last_trick_leader``
     / ``last_trick_winner`` describe it; after a round, ``last_bids`` /
-    ``last_tricks`` / ``last_changes`` describe that round.
+    ``last_tricks`` / ``last_changes`` describe that round. ``total_rounds`` is the
+    game's length: ``rounds`` when given (a short game), else the full 60 / players.
+
+    >>> core, rand = GameCore(4, seed=7, rounds=2), random.Random(1).random
+    >>> while core.phase != FINISHED:
+    ...     _ = core.apply(random_index(core.legal_mask(), rand))
+    >>> core.round_number, core.total_rounds
+    (2, 2)
     """
 
     __slots__ = (
@@ -173,11 +185,12 @@ class GameCore:
         hidden_bids: bool = False,
         forbid_even_bids: bool = True,
         dealer_chooses: bool = False,
+        rounds: int | None = None,
     ) -> None:
         self.n = num_players
-        self.total_rounds = total_rounds(num_players)
+        self.total_rounds = total_rounds(num_players, rounds)
         self.seed = seed
-        self.orders = deal_orders(seed, num_players)
+        self.orders = deal_orders(seed, num_players, self.total_rounds)
         self.hidden_bids = hidden_bids
         self.forbid_even_bids = forbid_even_bids
         self.dealer_chooses = dealer_chooses
@@ -424,7 +437,7 @@ class GameCore:
                 raise ValueError(f"game state is missing field {name!r}")
             value = data[name]
             setattr(core, name, list(value) if isinstance(value, list) else value)
-        core.orders = deal_orders(core.seed, core.n)
+        core.orders = deal_orders(core.seed, core.n, core.total_rounds)
         return core
 
 

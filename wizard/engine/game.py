@@ -98,7 +98,9 @@ class WizardGame:
     15
 
     All randomness comes from ``seed`` (or one draw from ``rng``): the same seed
-    and the same actions give the same game, byte for byte in `to_dict`.
+    and the same actions give the same game, byte for byte in `to_dict`. A short
+    game (``GameOptions(rounds=k)``) ends after round k; raises `ValueError` when k
+    is more than the full game (60 / players rounds).
     """
 
     __slots__ = ("_last_trick", "_round_history", "core", "num_players", "options")
@@ -129,6 +131,7 @@ class WizardGame:
             hidden_bids=self.options.hidden_bids,
             forbid_even_bids=self.options.forbid_even_bids,
             dealer_chooses=self.options.wizard_trump_dealer_chooses,
+            rounds=self.options.rounds,
         )
         # a tuple, replaced when a round ends: observations share it until then
         self._round_history: tuple[RoundResult, ...] = ()

@@ -33,14 +33,27 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 6
 
 
-def total_rounds(num_players: int) -> int:
-    """Rounds in a game: 60 cards / players. ``total_rounds(4) == 15``.
+MAX_ROUNDS = NUM_CARDS // MIN_PLAYERS  # 20: the longest game, three players
 
-    Raises `ValueError` for fewer than 3 or more than 6 players.
+
+def total_rounds(num_players: int, rounds: int | None = None) -> int:
+    """Rounds in a game: ``rounds`` for a short game, else the full 60 cards / players.
+
+    >>> total_rounds(4), total_rounds(4, rounds=3)
+    (15, 3)
+
+    Raises `ValueError` for fewer than 3 or more than 6 players, and for a round
+    count that is not an integer from 1 to the full count (``total_rounds(4, 16)``:
+    "rounds must be 1-15 for 4 players, got 16").
     """
     if type(num_players) is not int or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
         raise ValueError(f"num_players must be 3-6, got {num_players!r}")
-    return NUM_CARDS // num_players
+    full = NUM_CARDS // num_players
+    if rounds is None:
+        return full
+    if type(rounds) is not int or not 1 <= rounds <= full:
+        raise ValueError(f"rounds must be 1-{full} for {num_players} players, got {rounds!r}")
+    return rounds
 
 
 def trump_suit_of(trump_card: int) -> int:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from .cards import Card, Suit
+from .rules import MAX_ROUNDS
 
 
 class Phase(enum.Enum):
@@ -59,18 +60,36 @@ class GameOptions:
       number of cards dealt (so someone must miss).
     - ``wizard_trump_dealer_chooses``: a turned wizard lets the dealer name trump
       (phase ``choosing_trump``); when False a turned wizard means no trump.
+    - ``rounds``: a short game of that many rounds (1, 2, ... cards dealt); ``None``
+      is the full game, 60 / players rounds. The game checks it against its number
+      of players (`total_rounds`); here it must be an integer from 1 to 20.
+
+    >>> GameOptions(rounds=3).to_dict()["rounds"]
+    3
+    >>> GameOptions.from_dict({"hidden_bids": True}).rounds is None  # stored before: full
+    True
+    >>> GameOptions(rounds=0)
+    Traceback (most recent call last):
+    ValueError: rounds must be an integer 1-20 or null (the full game), got 0
     """
 
     hidden_bids: bool = False
     forbid_even_bids: bool = True
     wizard_trump_dealer_chooses: bool = False
+    rounds: int | None = None
 
-    def to_dict(self) -> dict[str, bool]:
+    def __post_init__(self) -> None:
+        rounds = self.rounds
+        if rounds is not None and (type(rounds) is not int or not 1 <= rounds <= MAX_ROUNDS):
+            raise ValueError(
+                f"rounds must be an integer 1-{MAX_ROUNDS} or null (the full game), got {rounds!r}")
+
+    def to_dict(self) -> dict[str, bool | int | None]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @staticmethod
     def from_dict(data: Any) -> GameOptions:
-        """Missing keys take their defaults; unknown keys and non-booleans raise `ValueError`."""
+        """Missing keys take their defaults; unknown keys and wrong types raise `ValueError`."""
         if data is None:
             return GameOptions()
         if not isinstance(data, dict):
@@ -79,7 +98,7 @@ class GameOptions:
         for key, value in data.items():
             if key not in names:
                 raise ValueError(f"unknown option {key!r}; known: {', '.join(sorted(names))}")
-            if type(value) is not bool:
+            if key != "rounds" and type(value) is not bool:
                 raise ValueError(f"option {key} must be true or false, got {value!r}")
         return GameOptions(**data)
 
