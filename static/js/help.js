@@ -12,6 +12,7 @@ export const OPTION_HELP = {
   wizard_trump_dealer_chooses: "When the turned-up trump card is a Wizard, the dealer names the trump suit; otherwise that round has no trump.",
   private: "The table is not listed in the lobby and its finished game is only shown to its players; others join with your invite link.",
   turn_seconds: "How long each player has for a move; when it runs out, a card or bid is chosen for them.",
+  rounds: "The full game deals 1, 2, 3 … cards until the deck runs out (60 / players rounds); a short game stops after the rounds you choose.",
 };
 
 /** What each bot level is, in a sentence (from docs/ai.md, "Bot levels"). */

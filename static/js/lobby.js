@@ -3,12 +3,14 @@
 import {h, mount} from "./dom.js";
 import {recentGamesList} from "./replay.js";
 import {LEVEL_HELP, OPTION_HELP} from "./help.js";
+import {fullRounds, lengthText} from "./length.js";
 
 export const LEVELS = ["easy", "medium", "hard", "master"];
 const TURN_CHOICES = [[0, "No clock"], [30, "30 s"], [60, "60 s"], [90, "90 s"], [120, "2 min"]];
 
-export function optionBadges(options, turnSeconds) {
+export function optionBadges(options, turnSeconds, players) {
   const badges = [];
+  if (players !== undefined) badges.push([lengthText(options, players), OPTION_HELP.rounds]);
   badges.push(options.forbid_even_bids ? ["Bids may not add up", OPTION_HELP.forbid_even_bids]
     : ["Any bid allowed", "The bids may add up to the number of cards dealt."]);
   if (options.hidden_bids) badges.push(["Hidden bids", OPTION_HELP.hidden_bids]);
@@ -23,6 +25,37 @@ function select(id, label, choices, value, tip) {
     h("select", {id, name: id, title: tip},
       choices.map(([v, text]) => h("option", {value: String(v), selected: String(v) === String(value)}, text))),
   ];
+}
+
+/** Game length: Full, or Short with a round count (1 to the full game of the chosen players). */
+function lengthFields(prefix) {
+  return h("div", {class: "row length-row"},
+    h("div", {class: "field"}, select(`${prefix}-length`, "Game length", [["full", "Full game"], ["short", "Short game"]], "full", OPTION_HELP.rounds)),
+    h("div", {class: "field"},
+      h("label", {for: `${prefix}-rounds`, title: OPTION_HELP.rounds}, "Rounds"),
+      h("input", {type: "number", id: `${prefix}-rounds`, name: `${prefix}-rounds`, min: "1", max: String(fullRounds(4)),
+                  value: "5", required: true, disabled: true, inputmode: "numeric", title: OPTION_HELP.rounds})));
+}
+
+/** Keep a form's round count within the chosen players' full game, enabled for a short game only. */
+function wireLength(form, prefix, playersId) {
+  const length = form.querySelector(`#${prefix}-length`);
+  const rounds = form.querySelector(`#${prefix}-rounds`);
+  const players = form.querySelector(`#${playersId}`);
+  const update = () => {
+    const full = fullRounds(Number(players.value));
+    rounds.max = String(full);
+    if (Number(rounds.value) > full) rounds.value = String(full);
+    rounds.disabled = length.value !== "short";
+  };
+  length.addEventListener("change", update);
+  players.addEventListener("change", update);
+  update();
+}
+
+/** The `rounds` option of a submitted form: null for the full game. */
+function roundsOf(f, prefix) {
+  return f.get(`${prefix}-length`) === "short" ? Number(f.get(`${prefix}-rounds`)) : null;
 }
 
 function checkbox(id, label, checked, hint, tip) {
@@ -64,7 +97,7 @@ export class LobbyView {
       const f = new FormData(botsForm);
       goToNewTable(this.ctx, () => this.ctx.ask({
         type: "play_bots", players: Number(f.get("bots-players")), level: f.get("bots-level"),
-        turn_seconds: Number(f.get("bots-turn")),
+        turn_seconds: Number(f.get("bots-turn")), options: {rounds: roundsOf(f, "bots")},
       }));
     }},
       h("div", {class: "row"},
@@ -72,6 +105,7 @@ export class LobbyView {
         h("div", {class: "field"}, select("bots-level", "Bot level", LEVELS.map((l) => [l, l[0].toUpperCase() + l.slice(1)]), "medium",
           "How strong the bots play")),
         h("div", {class: "field"}, select("bots-turn", "Turn clock", TURN_CHOICES, 0, OPTION_HELP.turn_seconds))),
+      lengthFields("bots"),
       levelNote,
       h("button", {class: "btn btn-primary btn-big", type: "submit", id: "play-bots"}, "Play against bots"));
 
@@ -85,6 +119,7 @@ export class LobbyView {
           hidden_bids: f.get("opt-hidden") !== null,
           forbid_even_bids: f.get("opt-even") !== null,
           wizard_trump_dealer_chooses: f.get("opt-dealer") !== null,
+          rounds: roundsOf(f, "create"),
         },
         private: f.get("opt-private") !== null,
         turn_seconds: Number(f.get("create-turn")),
@@ -93,6 +128,7 @@ export class LobbyView {
       h("div", {class: "row"},
         h("div", {class: "field"}, select("create-players", "Players", [3, 4, 5, 6].map((n) => [n, String(n)]), 4)),
         h("div", {class: "field"}, select("create-turn", "Turn clock", TURN_CHOICES, 60, OPTION_HELP.turn_seconds))),
+      lengthFields("create"),
       h("fieldset", null, h("legend", null, "Rules ", h("a", {href: "#/help", class: "legend-link"}, "(how to play)")),
         checkbox("opt-even", "Bids may not add up to the cards dealt", true, "the last bidder must leave someone short", OPTION_HELP.forbid_even_bids),
         checkbox("opt-hidden", "Hidden bids", false, "bids are revealed once everyone has bid", OPTION_HELP.hidden_bids),
@@ -111,6 +147,8 @@ export class LobbyView {
       h("label", {class: "sr-only", for: "join-id"}, "Invite link or table id"), joinInput,
       h("button", {class: "btn", type: "submit"}, "Join"));
 
+    wireLength(botsForm, "bots", "bots-players");
+    wireLength(createForm, "create", "create-players");
     const levelSelect = botsForm.querySelector("#bots-level");
     levelSelect.setAttribute("aria-describedby", "level-help");
     levelSelect.addEventListener("change", () => {
@@ -173,7 +211,7 @@ export class LobbyView {
           t.spectators ? ` · ${t.spectators} watching` : ""),
         h("ul", {class: "seat-chips", "aria-label": "Seats"}, t.seats.map((s) => h("li", {class: `chip chip-${s.kind}`,
           title: s.kind === "empty" ? null : s.name}, s.kind === "empty" ? "open seat" : s.name))),
-        optionBadges(t.options, t.turn_seconds)),
+        optionBadges(t.options, t.turn_seconds, t.seats.length)),
       h("div", {class: "table-row-actions"},
         seated ? h("a", {class: "btn btn-small btn-primary", href: `#/table/${encodeURIComponent(t.table_id)}`}, "Return") : null,
         canJoin ? h("button", {class: "btn btn-small btn-primary", type: "button", "aria-label": `Join ${tableTitle(t)}`,

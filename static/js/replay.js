@@ -7,6 +7,7 @@ import {cardLabel, cardView, sortHand, suitLabel} from "./cards.js";
 import {displayNames, feltView} from "./felt.js";
 import {ranking, scoreChart, scorePad} from "./scoresheet.js";
 import {AnalysisPanel} from "./analysis.js";
+import {gameRounds} from "./length.js";
 
 async function getJson(url) {
   // the token of hello: "Recent games" then lists my private games (and bot games) too
@@ -274,7 +275,7 @@ export class ReplayView {
     const phase = phaseOf(frame.next && frame.next.action);
     const obs = {
       ...frame, phase, current_player: frame.next ? frame.next.seat : null,
-      has_bid: frame.bids.map((b) => b !== null), total_rounds: Math.floor(60 / n),
+      has_bid: frame.bids.map((b) => b !== null), total_rounds: gameRounds(replay.options, n),
       trick_number: frame.tricks_done + 1, hand_sizes: frame.hands.map((hand) => hand.length),
     };
     const justPlayed = frame.step && frame.step.action.type === "play" ? frame.step.action.card : null;
@@ -300,7 +301,7 @@ export class ReplayView {
       h("span", {class: "replay-hand-name", title: names[seat]}, names[seat]),
       h("div", {class: "replay-hand-cards", "aria-label": `${names[seat]}'s hand`},
         sortHand(hand).map((card) => cardView(card, {size: "sm"}))))));
-    const sheet = {names, totalRounds: Math.floor(60 / n), history: frame.history, mySeat: null,
+    const sheet = {names, totalRounds: gameRounds(replay.options, n), history: frame.history, mySeat: null,
                    current: phase === "finished" ? null : {round_number: frame.round_number, bids: frame.bids, has_bid: obs.has_bid, tricks_won: frame.tricks_won}};
     const done = this.index === last && phase === "finished";
     const order = ranking(frame.scores);

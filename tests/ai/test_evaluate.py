@@ -6,9 +6,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from wizard.ai.agents import Agent, HeuristicAgent
 from wizard.ai.evaluate import deal_seed, evaluate, play_deal
-from wizard.engine import Action, Observation, WizardGame
+from wizard.engine import Action, GameOptions, Observation, WizardGame
 
 
 class HandRecorder(Agent):
@@ -93,3 +95,27 @@ def test_cli_rejects_unknown_agents_and_options_with_a_message() -> None:
         capture_output=True, text=True, timeout=60,
     )
     assert out.returncode == 2 and "unknown option 'no_such_rule'" in out.stderr
+
+
+def test_short_games_play_their_rounds_and_count_bid_accuracy_per_round_played() -> None:
+    records = play_deal([HeuristicAgent(), HeuristicAgent(), HeuristicAgent(), HeuristicAgent()],
+                        deal=0, seed=3, options=GameOptions(rounds=2))
+    assert [r.rounds for r in records] == [2] * 4
+    assert all(0 <= e <= 2 for r in records for e in r.exact_bids)
+    result = evaluate(["heuristic", "random", "random"], games=3, seed=1,
+                      options=GameOptions(rounds=3))
+    assert result.games == 3 and 0.0 <= result.agents[0].bid_accuracy <= 1.0
+    with pytest.raises(ValueError, match="rounds must be 1-15 for 4 players, got 16"):
+        evaluate(["heuristic", "random", "random", "random"], games=4,
+                 options=GameOptions(rounds=16))
+
+
+def test_cli_plays_short_games_and_refuses_a_length_the_players_cannot_deal() -> None:
+    command = [sys.executable, "-m", "wizard", "evaluate", "--agents",
+               "heuristic,random,random,random", "--games", "4", "--seed", "2", "--json",
+               "--quiet"]
+    out = subprocess.run([*command, "--rounds", "2"], capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert json.loads(out.stdout)["games"] == 4
+    out = subprocess.run([*command, "--rounds", "16"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "rounds must be 1-15 for 4 players, got 16" in out.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from typing import Any
@@ -39,7 +40,7 @@ def format_table(result: EvaluationResult) -> str:
 def run_evaluate(args: argparse.Namespace) -> int:
     names = [name.strip() for name in args.agents.split(",") if name.strip()]
     try:
-        options = parse_options(args.options)
+        options = dataclasses.replace(parse_options(args.options), rounds=args.rounds)
         result = evaluate(names, args.games, options=options, seed=args.seed, jobs=args.jobs,
                           progress=None if args.quiet else ProgressBar(sys.stderr))
     except (ValueError, PolicyError) as exc:
@@ -122,6 +123,8 @@ def register(sub: Any) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--options", default="",
                         help="rule options, e.g. hidden_bids,wizard_trump_dealer_chooses")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="a short game of this many rounds (default: the full 60/players)")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=run_evaluate)

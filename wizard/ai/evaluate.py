@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
-from wizard.engine import GameOptions, WizardGame
+from wizard.engine import GameOptions, WizardGame, total_rounds
 
 from .agents import Agent
 from .registry import make_agent
@@ -121,7 +121,7 @@ def _init_worker(specs: Sequence[AgentSpec]) -> None:
     _worker_agents = _build(specs)
 
 
-def _worker_play(args: tuple[int, int, dict[str, bool]]) -> list[GameRecord]:
+def _worker_play(args: tuple[int, int, dict[str, bool | int | None]]) -> list[GameRecord]:
     deal, seed, options = args
     return play_deal(_worker_agents, deal, seed, GameOptions.from_dict(options))
 
@@ -187,8 +187,9 @@ def evaluate(
     """Play ``games`` games (deals × rotations, rounded up to whole deals) and summarize.
 
     ``agents`` are agent names (built with `make_agent`; needed for ``jobs`` > 1
-    unless the agents pickle) or agent objects. Raises `ValueError` for fewer
-    than 3 or more than 6 agents or fewer than 1 game, and whatever `make_agent`
+    unless the agents pickle) or agent objects. ``options.rounds`` plays short games.
+    Raises `ValueError` for fewer than 3 or more than 6 agents, fewer than 1 game or
+    more rounds than the agents' game has (`total_rounds`), and whatever `make_agent`
     raises for a name (`PolicyError` for a ``model`` whose file is missing),
     before any game is played.
 
@@ -202,6 +203,7 @@ def evaluate(
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     options = options or GameOptions()
+    total_rounds(n, options.rounds)
     seed = 0 if seed is None else seed
     if jobs > 1:
         _build(agents)  # refuse a bad agent here, not inside a worker process

@@ -53,7 +53,7 @@ class TableInfo(ServerMessage, tag="table", frozen=True):
     table_id: str
     host: str | None
     seats: list[SeatInfo]
-    options: dict[str, bool]
+    options: dict[str, bool | int | None]  # `GameOptions.to_dict`: ``rounds`` null = full
     status: TableStatus
     private: bool
     turn_seconds: int

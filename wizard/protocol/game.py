@@ -13,9 +13,11 @@ b'{"id":17,"kind":"number","suit":"yellow","rank":5}'
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+
+from wizard.engine import MAX_ROUNDS
 
 from .actions import ActionView, SuitName
 from .states import AutoPlayReason
@@ -24,12 +26,20 @@ KindName = Literal["number", "wizard", "jester"]
 PhaseName = Literal["choosing_trump", "bidding", "playing", "finished"]
 
 
+Rounds = Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
+
+
 class Options(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
-    """The engine's `GameOptions`: what a client sends, and what an observation shows."""
+    """The engine's `GameOptions`: what a client sends, and what an observation shows.
+
+    ``rounds``: a short game of that many rounds, null (or absent) for the full game of
+    60 / players rounds; the table checks it against its players (``bad_message``).
+    """
 
     hidden_bids: bool = False
     forbid_even_bids: bool = True
     wizard_trump_dealer_chooses: bool = False
+    rounds: Rounds | None = None
 
 
 class CardView(msgspec.Struct, frozen=True, gc=False):

@@ -49,7 +49,7 @@ from wizard.protocol import (
 from ..metrics import ServerMetrics
 from ..settings import Settings
 from ..storage.errors import StoreFullError
-from ..tables.guards import require_at_table
+from ..tables.guards import check_game_length, require_at_table
 from ..tables.lobby import Lobby
 from .connection import CLOSE_POLICY, CLOSE_TOO_BIG, Connection
 from .limits import Strikes, TokenBucket
@@ -61,9 +61,12 @@ CHAT_BURST = 5
 Handler = Callable[[Connection, Any], Awaitable[None]]
 
 
-def _options(options: Options) -> GameOptions:
-    return GameOptions(options.hidden_bids, options.forbid_even_bids,
-                       options.wizard_trump_dealer_chooses)
+def _options(options: Options, players: int) -> GameOptions:
+    """The engine's options of a new table; ``bad_message`` for more rounds than it deals."""
+    game_options = GameOptions(options.hidden_bids, options.forbid_even_bids,
+                               options.wizard_trump_dealer_chooses, options.rounds)
+    check_game_length(players, game_options)
+    return game_options
 
 
 class Dispatcher:
@@ -185,7 +188,8 @@ class Dispatcher:
 
     async def create_table(self, connection: Connection, message: CreateTable) -> None:
         await self.lobby.create_table(self._player(connection), players=message.players,
-                                      options=_options(message.options), private=message.private,
+                                      options=_options(message.options, message.players),
+                                      private=message.private,
                                       turn_seconds=message.turn_seconds,
                                       address=connection.address)
 
@@ -219,7 +223,8 @@ class Dispatcher:
     async def play_bots(self, connection: Connection, message: PlayBots) -> None:
         player = self._player(connection)
         table = await self.lobby.create_table(
-            player, players=message.players, options=_options(message.options), private=True,
+            player, players=message.players, options=_options(message.options, message.players),
+            private=True,
             # against bots there is no turn clock unless one is asked for
             turn_seconds=0 if message.turn_seconds is None else message.turn_seconds,
             address=connection.address)

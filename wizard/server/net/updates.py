@@ -88,7 +88,7 @@ def options_view(options: GameOptions) -> Options:
     view = _OPTIONS.get(options)
     if view is None:
         view = _OPTIONS[options] = Options(options.hidden_bids, options.forbid_even_bids,
-                                           options.wizard_trump_dealer_chooses)
+                                           options.wizard_trump_dealer_chooses, options.rounds)
     return view
 
 

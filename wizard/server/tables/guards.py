@@ -14,6 +14,7 @@ wizard.protocol.errors.ProtocolError: seats cannot change while a game is being 
 
 from __future__ import annotations
 
+from wizard.engine import GameOptions, total_rounds
 from wizard.protocol import ErrorCode, ProtocolError
 
 from ..net.connection import Connection
@@ -30,6 +31,21 @@ def check_player_tables(player: Player, settings: Settings) -> None:
         raise ProtocolError(ErrorCode.PLAYER_TABLE_LIMIT,
                             f"you sit at {len(player.tables)} tables, the most allowed; "
                             "leave one first")
+
+
+def check_game_length(players: int, options: GameOptions) -> None:
+    """Raises `ProtocolError` ``bad_message`` if a game of ``options.rounds`` rounds does not
+    fit a table of ``players`` (more rounds than 60 / players).
+
+    >>> check_game_length(4, GameOptions(rounds=16))
+    Traceback (most recent call last):
+    ...
+    wizard.protocol.errors.ProtocolError: rounds must be 1-15 for 4 players, got 16
+    """
+    try:
+        total_rounds(players, options.rounds)
+    except ValueError as exc:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc)) from None
 
 
 def require_open(table: TableState) -> None:
