@@ -29,10 +29,11 @@ def _registrations() -> list[Callable[[argparse._SubParsersAction], None]]:  # t
     from wizard.play import register as register_play
     from wizard.server.analysis.cli import register as register_analyse
     from wizard.server.cli import register as register_serve
+    from wizard.server.ratings.cli import register as register_ratings
     from wizard.training.cli import register as register_train
 
     return [register_ai, register_serve, register_play, register_loadtest, register_train,
-            register_analyse]
+            register_analyse, register_ratings]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -34,6 +34,7 @@ from .net.connection import CLOSE_GOING_AWAY, Connection
 from .net.handlers import Dispatcher
 from .net.headers import SecurityHeaders
 from .net.limits import origin_allowed
+from .ratings.api import RatingRoutes
 from .settings import Settings
 from .storage.history import History
 from .storage.store import SqliteStore
@@ -249,6 +250,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
             WebSocketRoute("/ws", websocket),
             *state.analysis.routes(),
             *History(state.store).routes(),
+            *RatingRoutes(state.store).routes(),
             Mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static"),
         ],
         middleware=[Middleware(SecurityHeaders)],

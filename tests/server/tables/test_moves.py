@@ -10,6 +10,7 @@ import pytest
 
 from wizard.engine import Bid, WizardGame, action_index
 from wizard.server.storage.errors import StoreFullError
+from wizard.server.storage.records import GameResult
 from wizard.server.storage.store import SqliteStore
 from wizard.server.tables.moves import Move, moves_from, store_moves
 from wizard.server.tables.turns import Mover
@@ -111,7 +112,9 @@ def test_the_last_move_is_stored_with_the_result_and_only_then_ends_the_game() -
     play(store, game, seq + 1)
     assert game.is_finished
     (_, stored_seq, _, result), = store.appended
-    assert stored_seq == seq + 1 and result == (game.scores, game.winners())
+    assert stored_seq == seq + 1 and result == GameResult(
+        game.scores, game.winners(),
+        [sum(r.bids[s] == r.tricks[s] for r in game.round_history) for s in range(3)], 20)
 
 
 def test_a_run_of_bot_moves_stops_at_the_end_of_the_game_and_carries_its_result() -> None:
@@ -122,7 +125,8 @@ def test_a_run_of_bot_moves_stops_at_the_end_of_the_game_and_carries_its_result(
         [(_, stored_seq, stored, result)] = store.appended
         assert stored_seq == seq + 1 and len(stored) == len(moves) <= 6
         seq += len(moves)
-        assert result == ((game.scores, game.winners()) if game.is_finished else None)
+        assert (result if result is None else (result.scores, result.winners)) == (
+            (game.scores, game.winners()) if game.is_finished else None)
     assert seq == 3 * sum(1 + r for r in range(1, 21))  # every bid and card, each stored once
 
 

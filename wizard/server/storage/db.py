@@ -56,7 +56,11 @@ def connect(path: str, *, uri: bool = False) -> sqlite3.Connection:
 
 
 _Write = tuple[str, Sequence[Any]]
-_Job = tuple[list[_Write], "asyncio.Future[None] | None"]
+#: a step that runs its own statements inside the transaction, reading what is there
+#: (a game's rating, computed from the ratings its commit finds: `storage.ratings`)
+Step = Callable[[sqlite3.Connection], None]
+Statement = _Write | Step
+_Job = tuple[list[Statement], "asyncio.Future[None] | None"]
 
 CHECKPOINT_SECONDS = 1.0
 #: past this the checkpoint thread restarts the log: a passive checkpoint never completes
@@ -69,6 +73,12 @@ CHECKPOINT_BUSY_MS = 200
 QUIET_COMMIT_SECONDS = 0.01
 _ENCODE = msgspec.json.encode
 _sql = operator.itemgetter(0)
+
+
+def _group(statement: Statement) -> object:
+    """What consecutive statements share to run in one ``executemany``: their SQL (a step
+    is a group of its own)."""
+    return statement if callable(statement) else _sql(statement)
 
 
 class Database:
@@ -152,7 +162,7 @@ class Database:
 
     # --- writing ---------------------------------------------------------------------
 
-    def write(self, *statements: _Write) -> asyncio.Future[None]:
+    def write(self, *statements: Statement) -> asyncio.Future[None]:
         """Run ``statements`` in one transaction; await the future: done once committed.
 
         Writes asked for in the same turn of the event loop share one commit
@@ -161,7 +171,8 @@ class Database:
         checkpoints run on their own thread. The future raises `StoreFullError` when
         the disk is full, `StoreError` if the commit fails; the call raises
         `StoreError` if the database is closed. (A future, not a coroutine: a move
-        waits for its commit through no more frames than it must.)
+        waits for its commit through no more frames than it must.) A `Step` among the
+        statements runs in the same transaction, in its place.
         """
         if self._writer is None:
             raise StoreError("the database is not open")
@@ -170,7 +181,7 @@ class Database:
         self._enqueue((list(statements), future))
         return future
 
-    def write_nowait(self, *statements: _Write) -> None:
+    def write_nowait(self, *statements: Statement) -> None:
         """Queue statements without waiting for the commit (for best-effort records)."""
         if self._writer is not None:
             self._enqueue((list(statements), None))
@@ -202,15 +213,19 @@ class Database:
             return
         _settle_all(batch, error)
 
-    def _run(self, conn: sqlite3.Connection, statements: list[_Write]) -> Exception | None:
+    def _run(self, conn: sqlite3.Connection, statements: list[Statement]) -> Exception | None:
         try:
-            if len(statements) == 1:  # autocommit: one statement is its own transaction
-                conn.execute(*statements[0])
+            if len(statements) == 1 and not callable(statements[0]):
+                conn.execute(*statements[0])  # autocommit: one statement is its own transaction
             else:
                 conn.execute("BEGIN")
                 # a run of the same statement (the moves of a loop turn) goes in one call
-                for sql, run in itertools.groupby(statements, key=_sql):
-                    conn.executemany(sql, [params for _, params in run])
+                for key, run in itertools.groupby(statements, key=_group):
+                    if isinstance(key, str):
+                        conn.executemany(key, [params for _, params in run])  # type: ignore[misc]
+                    else:
+                        for step in run:
+                            step(conn)  # type: ignore[operator]
                 conn.execute("COMMIT")
         except sqlite3.Error as exc:
             with contextlib.suppress(sqlite3.Error):
@@ -349,4 +364,4 @@ def _settle_all(batch: list[_Job], error: Exception | None) -> None:
             future.set_exception(error)
 
 
-__all__ = ["Database", "connect", "load_games"]
+__all__ = ["Database", "Statement", "Step", "connect", "load_games"]

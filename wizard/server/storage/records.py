@@ -24,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from wizard.engine import GameOptions
+from wizard.engine import GameOptions, WizardGame
 
 
 class StoredSeat(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -50,6 +50,7 @@ class TableSettings(msgspec.Struct, frozen=True):
     host: str | None = None
     v0: int | None = None  # the table's version before the game's first action
     game: int = 1  # the game's number at its table
+    rated: bool = True  # whether the game counts for ratings (a table option)
 
 
 class WaitingTable(msgspec.Struct, frozen=True, kw_only=True):
@@ -81,8 +82,21 @@ class _KeptWaitingTable(WaitingTable, frozen=True, kw_only=True):
 
 
 class GameResult(msgspec.Struct, frozen=True):
+    """A finished game's final scores and winners (seat by seat); ``made``: how many of
+    its ``rounds`` each seat bid exactly (games stored before: empty and 0)."""
+
     scores: list[int] = msgspec.field(default_factory=list)
     winners: list[int] = msgspec.field(default_factory=list)
+    made: list[int] = msgspec.field(default_factory=list)
+    rounds: int = 0
+
+
+def game_result(game: WizardGame) -> GameResult:
+    """The result a finished ``game`` is stored with."""
+    history = game.round_history
+    made = [sum(1 for r in history if r.bids[seat] == r.tricks[seat])
+            for seat in range(game.num_players)]
+    return GameResult(game.scores, game.winners(), made, len(history))
 
 
 class StoredAction(msgspec.Struct, frozen=True):
@@ -182,4 +196,4 @@ def decode_game(row: tuple[Any, ...], actions: list[tuple[Any, ...]], *,
 
 __all__ = ["EMPTY_SEAT", "GameResult", "StoredAction", "StoredGame", "StoredSeat",
            "StoredWaiting", "TableSettings", "WaitingTable", "decode_game", "decode_result",
-           "decode_seats", "decode_settings", "decode_waiting", "encode_json"]
+           "decode_seats", "decode_settings", "decode_waiting", "encode_json", "game_result"]

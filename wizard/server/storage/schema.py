@@ -1,7 +1,7 @@
 """The database's schema: one migration per version, applied forward at start.
 
 >>> SCHEMA_VERSION  # a database at an older version is brought here by `migrate`
-6
+7
 """
 
 from __future__ import annotations
@@ -93,6 +93,46 @@ MIGRATIONS: tuple[str, ...] = (
         player_id TEXT NOT NULL,
         PRIMARY KEY (game_id, player_id)
     ) WITHOUT ROWID;
+    """,
+    # 7: ratings and what profiles count, derived from the finished games in the
+    # transaction that stores each game's end (`storage.ratings`); games finished
+    # before are counted by `wizard ratings rebuild`
+    """
+    CREATE TABLE ratings (
+        player_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        bot INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        ordinal REAL NOT NULL,
+        games INTEGER NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE INDEX ratings_by_ordinal ON ratings(ordinal DESC, player_id);
+    CREATE TABLE rated_games (
+        seq INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL UNIQUE
+    );
+    CREATE TABLE rating_history (
+        player_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (player_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE game_players (
+        player_id TEXT NOT NULL,
+        finished REAL NOT NULL,
+        game_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        score INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        made INTEGER,
+        rounds INTEGER,
+        PRIMARY KEY (player_id, finished, game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX game_players_by_game ON game_players(game_id);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

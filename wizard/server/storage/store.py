@@ -26,7 +26,8 @@ import structlog
 from wizard.engine import GameOptions
 from wizard.protocol import ACTION_VIEWS
 
-from .db import Database, load_games
+from .db import Database, Statement, load_games
+from .ratings import rate_game
 from .records import (
     GameResult,
     StoredGame,
@@ -132,26 +133,25 @@ class SqliteStore:
         self._game_of_table[table_id] = game_id
 
     def append(self, table_id: str, seq: int, moves: Sequence[tuple[int, int]], *,
-               finish: tuple[list[int], list[int]] | None = None,
+               finish: GameResult | None = None,
                between_games: WaitingTable | None = None) -> asyncio.Future[None]:
         """Record ``moves``, ``(seat, action index)`` each, as versions ``seq``, ``seq + 1``, ….
 
         They are committed together (a bot's move and the bot moves that follow it at
-        once). ``finish``: ``(scores, winners)`` when the last of them ends the game;
-        the moves and the result are committed together, and with them
-        ``between_games``, the table as it waits for a rematch (kept like a waiting
-        table, with ``after_game``: this game's id), so that it comes back finished
-        after a restart. Await the future: done once committed; it raises `StoreError`
-        otherwise (then no move may be applied).
+        once). ``finish``: the result when the last of them ends the game; the moves,
+        the result and the game's rating (`storage.ratings.rate_game`) are committed
+        together, and with them ``between_games``, the table as it waits for a rematch
+        (kept like a waiting table, with ``after_game``: this game's id), so that it
+        comes back finished after a restart. Await the future: done once committed; it
+        raises `StoreError` otherwise (then no move may be applied).
         """
         game_id = self._game_of_table[table_id]
         # an action is kept as the JSON a client sends for it (`ACTION_VIEWS`, built once)
-        statements = [Database.insert_action(game_id, seq + k, seat, ACTION_VIEWS[index])
-                      for k, (seat, index) in enumerate(moves)]
+        statements: list[Statement] = [
+            Database.insert_action(game_id, seq + k, seat, ACTION_VIEWS[index])
+            for k, (seat, index) in enumerate(moves)]
         if finish is not None:
-            scores, winners = finish
-            statements.append(Database.finish_game(game_id, STATUS_FINISHED,
-                                                   GameResult(scores, winners)))
+            statements += finished_statements(game_id, finish)
             if between_games is not None:
                 statements.append(Database.keep_waiting(table_id, between_games, game_id))
         committed = self.db.write(*statements)
@@ -170,11 +170,15 @@ class SqliteStore:
         if game_id is not None:
             await self.db.write(Database.update_seats(game_id, seats))
 
-    async def game_finished(self, table_id: str, scores: list[int], winners: list[int]) -> None:
+    async def game_finished(self, table_id: str, scores: list[int] | GameResult,
+                            winners: list[int] | None = None) -> None:
+        """The table's game ended with ``scores`` and ``winners`` (or a whole `GameResult`):
+        stored with its rating in one commit."""
         game_id = self._game_of_table.get(table_id)
         if game_id is not None:
-            await self.db.write(Database.finish_game(game_id, STATUS_FINISHED,
-                                                     GameResult(scores, winners)))
+            result = (scores if isinstance(scores, GameResult)
+                      else GameResult(scores, winners or []))
+            await self.db.write(*finished_statements(game_id, result))
             self._game_of_table.pop(table_id, None)
 
     def game_abandoned(self, table_id: str) -> None:
@@ -286,6 +290,11 @@ class SqliteStore:
             last = rows[limit - 1]
             next_before = f"{last[4]!r}~{last[0]}"
         return games, next_before
+
+
+def finished_statements(game_id: str, result: GameResult) -> list[Statement]:
+    """What one commit stores at a game's end: its result, then its rating."""
+    return [Database.finish_game(game_id, STATUS_FINISHED, result), rate_game(game_id)]
 
 
 def _spectator(game_id: str, player_id: str) -> tuple[str, tuple[str, str]]:

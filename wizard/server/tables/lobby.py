@@ -26,6 +26,7 @@ from wizard.protocol import (
 from ..clock import loop_time
 from ..net.addresses import capped
 from ..net.connection import Connection
+from ..storage.records import game_result
 from ..storage.store import STATUS_CORRUPT, STATUS_FINISHED
 from ..storage.visibility import invite_matches, new_invite
 from .guards import check_player_tables
@@ -149,7 +150,7 @@ class Lobby:
             if table.status is TableStatus.FINISHED:  # the finish itself was not recorded
                 game = table.game
                 assert game is not None
-                await store.game_finished(table.table_id, game.scores, game.winners())
+                await store.game_finished(table.table_id, game_result(game))
             table.resume()
             restored += 1
             table.log.info("table_restored", game_id=stored.id, v=table.v)

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from wizard.engine import Action, WizardGame, action_index
 
-from ..storage.records import WaitingTable
+from ..storage.records import WaitingTable, game_result
 from ..storage.store import SqliteStore
 from .seats import Seats
 from .services import TableServices
@@ -112,7 +112,7 @@ def store_moves(store: SqliteStore, table_id: str, seq: int, moves: Sequence[Mov
     commit. Raises (or the awaitable raises) what `SqliteStore.append` raises; then
     nothing is stored.
     """
-    result = (after.scores, after.winners()) if after is not None and after.is_finished else None
+    result = game_result(after) if after is not None and after.is_finished else None
     waiting = between_games() if result is not None and between_games is not None else None
     return store.append(table_id, seq, [(m.seat, m.action_index) for m in moves],
                         finish=result, between_games=waiting)

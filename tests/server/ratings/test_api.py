@@ -1,0 +1,121 @@
+"""``GET /api/leaderboard`` and ``GET /api/players/{name}``: paging, bounds, profile fields,
+private games hidden from strangers, unknown players."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from wizard.engine import GameOptions
+from wizard.server.ratings.api import LEADERBOARD_MAX, OFFSET_MAX
+from wizard.server.storage.records import GameResult, StoredSeat, TableSettings
+
+from ..conftest import Harness, WsClient
+
+_tables = itertools.count()
+
+
+def token_of(client: WsClient) -> str:
+    welcome: dict[str, Any] = next(m for m in client.messages if m["type"] == "welcome")
+    return str(welcome["token"])
+
+
+def seat_of(who: WsClient | str) -> StoredSeat:
+    if isinstance(who, str):
+        return StoredSeat("bot", level=who, name=f"Bot ({who})")
+    return StoredSeat("player", player_id=who.player_id, name=who.label)
+
+
+def finish(harness: Harness, seats: Sequence[WsClient | str], scores: Sequence[int], *,
+           private: bool = False, made: int = 5) -> str:
+    """A finished game stored as a table stores its end (with its rating)."""
+    store = harness.server.store
+    table_id = f"t_r{next(_tables)}"
+    game_id = f"{table_id}-1"
+    best = max(scores)
+
+    async def write() -> None:
+        await store.game_started(table_id, game_id, options=GameOptions(), seed=3,
+                                 seats=[seat_of(s) for s in seats],
+                                 table_info=TableSettings(len(seats), private))
+        await store.append(table_id, 1, [(0, 0)], finish=GameResult(
+            list(scores), [k for k, s in enumerate(scores) if s == best],
+            [made] * len(scores), 20))
+
+    harness.client.portal.call(write)  # type: ignore[union-attr]
+    return game_id
+
+
+def test_the_leaderboard_pages_best_first_and_leaves_provisional_ratings_out(
+        harness: Harness) -> None:
+    ann, bob = harness.player("Ann"), harness.player("Bob")
+    for _ in range(10):
+        finish(harness, [ann, "easy", "hard"], [200, -50, 80])
+    finish(harness, [bob, "easy", "hard"], [100, 20, 10])
+    board = harness.client.get("/api/leaderboard").json()
+    names = [p["name"] for p in board["players"]]
+    assert names[0] == "Ann" and "Bob" not in names  # Bob has played once: provisional
+    assert {p["name"] for p in board["players"] if p["bot"]} == {"Bot (easy)", "Bot (hard)"}
+    assert board["total"] == 3 and [p["rank"] for p in board["players"]] == [1, 2, 3]
+    first = board["players"][0]
+    assert first["provisional"] is False and first["rated_games"] == 10
+    assert first["near"] in ("easy", "hard") and first["uncertainty"] > 0
+    assert first["rating"] > board["players"][1]["rating"]
+    every = harness.client.get("/api/leaderboard", params={"provisional": "true"}).json()
+    assert "Bob" in [p["name"] for p in every["players"]]
+    assert next(p for p in every["players"] if p["name"] == "Bob")["provisional"] is True
+    page = harness.client.get("/api/leaderboard", params={"offset": 1, "limit": 1}).json()
+    assert [p["rank"] for p in page["players"]] == [2] and page["total"] == 3
+
+
+@pytest.mark.parametrize("params", [
+    {"limit": 0}, {"limit": LEADERBOARD_MAX + 1}, {"offset": -1}, {"offset": OFFSET_MAX + 1},
+    {"limit": "ten"}, {"provisional": "maybe"}])
+def test_bad_leaderboard_parameters_get_400_bad_request(harness: Harness,
+                                                        params: dict[str, Any]) -> None:
+    response = harness.client.get("/api/leaderboard", params=params)
+    assert response.status_code == 400 and response.json()["error"] == "bad_request"
+
+
+def test_a_profile_has_the_rating_its_history_and_the_players_figures(
+        harness: Harness) -> None:
+    ann = harness.player("Ann")
+    for k in range(3):
+        finish(harness, [ann, "medium", "master"], [100 + k, 50, 120], made=8)
+    profile = harness.client.get(f"/api/players/{ann.player_id}").json()
+    assert profile["name"] == "Ann" and profile["bot"] is False
+    assert profile["games"] == 3 and profile["wins"] == 0
+    assert profile["average_score"] == 101.0 and profile["bid_accuracy"] == 0.4
+    assert profile["analysed_games"] == 0 and profile["expected_points_lost"] is None
+    assert profile["rating"]["provisional"] is True and profile["rating"]["rated_games"] == 3
+    assert [p["rating"] for p in profile["history"]][-1] == profile["rating"]["rating"]
+    assert len(profile["history"]) == 3 and len(profile["recent_games"]) == 3
+    by_name = harness.client.get("/api/players/Ann").json()
+    assert by_name["player_id"] == ann.player_id
+    bot = harness.client.get("/api/players/bot:master").json()
+    assert bot["bot"] is True and bot["level"] == "master" and bot["wins"] == 3
+
+
+def test_a_private_game_is_in_its_players_profile_for_them_only(harness: Harness) -> None:
+    ann, bob, eve = harness.player("Ann"), harness.player("Bob"), harness.player("Eve")
+    public = finish(harness, [ann, "easy", "easy"], [10, 0, 0])
+    private = finish(harness, [ann, bob, "easy"], [30, 20, 0], private=True)
+
+    def recent(token: str | None) -> list[str]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        profile = harness.client.get(f"/api/players/{ann.player_id}", headers=headers).json()
+        return [game["id"] for game in profile["recent_games"]]
+
+    assert recent(None) == [public] and recent(token_of(eve)) == [public]
+    assert recent(token_of(ann)) == [private, public]
+    assert recent(token_of(bob)) == [private, public]
+
+
+def test_an_unknown_player_is_404_no_such_player_and_a_long_name_400(harness: Harness) -> None:
+    response = harness.client.get("/api/players/p_nobody")
+    assert response.status_code == 404 and response.json()["error"] == "no_such_player"
+    response = harness.client.get("/api/players/" + "x" * 65)
+    assert response.status_code == 400 and response.json()["error"] == "bad_request"

@@ -1,0 +1,89 @@
+"""``GET /api/leaderboard`` and ``GET /api/players/{name}`` (see docs/protocol.md).
+
+Both are paged or bounded and read on the store's reading thread. Bad parameters get
+400 ``bad_request``, an unknown player 404 ``no_such_player``; nothing is changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from wizard.server.storage import profiles
+from wizard.server.storage.store import SqliteStore
+from wizard.server.storage.visibility import bearer_token
+
+#: the largest leaderboard page, and the furthest it pages (a deeper offset costs a scan)
+LEADERBOARD_MAX = 100
+LEADERBOARD_DEFAULT = 50
+OFFSET_MAX = 10_000
+NAME_MAX = 64
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return Response(msgspec.json.encode(data), status_code=status, media_type="application/json")
+
+
+def _error(status: int, code: str, message: str) -> Response:
+    return _json({"error": code, "message": message}, status)
+
+
+def _flag(text: str | None) -> bool | None:
+    """A query flag: absent/0/false/no is False, 1/true/yes True, anything else None."""
+    if text is None:
+        return False
+    return {"0": False, "false": False, "no": False,
+            "1": True, "true": True, "yes": True}.get(text.lower())
+
+
+class RatingRoutes:
+    """The leaderboard and profile routes over a store."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        self.store = store
+
+    def routes(self) -> list[Route]:
+        return [Route("/api/leaderboard", self.leaderboard),
+                Route("/api/players/{name}", self.player)]
+
+    async def leaderboard(self, request: Request) -> Response:
+        query = request.query_params
+        try:
+            offset = int(query.get("offset", 0))
+            limit = int(query.get("limit", LEADERBOARD_DEFAULT))
+        except ValueError:
+            return _error(400, "bad_request", "offset and limit must be integers")
+        provisional = _flag(query.get("provisional"))
+        if not 0 <= offset <= OFFSET_MAX or not 1 <= limit <= LEADERBOARD_MAX:
+            return _error(400, "bad_request", f"offset must be 0-{OFFSET_MAX} and limit "
+                                              f"1-{LEADERBOARD_MAX}")
+        if provisional is None:
+            return _error(400, "bad_request", "provisional must be true or false")
+        page = await self.store.db.read(
+            lambda conn: profiles.leaderboard(conn, offset, limit, provisional))
+        return _json(page)
+
+    async def player(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if not 0 < len(name) <= NAME_MAX:
+            return _error(400, "bad_request", f"a player's name or id has 1-{NAME_MAX} "
+                                              "characters")
+        token = bearer_token(request.headers.get("authorization"))
+        known = await self.store.known_player(token) if token else None
+        viewer = known[0] if known else None
+
+        def read(conn: Any) -> dict[str, Any] | None:
+            player_id = profiles.resolve(conn, name)
+            return None if player_id is None else profiles.profile(conn, player_id, viewer)
+
+        found = await self.store.db.read(read)
+        if found is None:
+            return _error(404, "no_such_player", f"no player {name!r} has finished a game")
+        return _json(found)
+
+
+__all__ = ["LEADERBOARD_MAX", "OFFSET_MAX", "RatingRoutes"]
