@@ -43,6 +43,15 @@ class ErrorCode(enum.StrEnum):
     ANALYSIS_BUSY = "analysis_busy"
     ANALYSIS_LIMIT = "analysis_limit"
     UNAVAILABLE = "unavailable"  # the store cannot save (disk full); nothing changed
+    # accounts (the HTTP endpoints /api/account, /api/login, /api/logout, /api/password)
+    BAD_NAME = "bad_name"
+    BAD_PASSWORD = "bad_password"
+    TOKEN_REQUIRED = "token_required"
+    NAME_TAKEN = "name_taken"
+    ALREADY_CLAIMED = "already_claimed"
+    NO_ACCOUNT = "no_account"
+    UNKNOWN_ACCOUNT = "unknown_account"
+    WRONG_PASSWORD = "wrong_password"
     INTERNAL = "internal"
 
 

@@ -26,6 +26,8 @@ from starlette.websockets import WebSocket
 from wizard.ai.decision import Decider, InlineDecider
 from wizard.protocol import PAGE_MAX, Analyse, ServerShutdown, encode
 
+from .accounts.routes import account_routes
+from .accounts.service import Accounts
 from .analysis.jobs import AnalysisService, AnalysisSettings
 from .analysis.runners import make_runner
 from .metrics import CONTENT_TYPE, ServerMetrics
@@ -65,6 +67,7 @@ class ServerState:
         self.lobby = Lobby(TableServices(settings, decider, store, self.metrics,
                                          bot_gate=BotGate(settings.bot_moves_per_turn)))
         self.dispatcher = Dispatcher(self.lobby, settings, self.metrics)
+        self.accounts = Accounts(store, self.lobby, settings)
         self.analysis = AnalysisService(store, make_runner(decider), AnalysisSettings.of(settings))
         self.dispatcher.handlers[Analyse] = self.analysis.handle
         self.metrics.callback("wizard_analysis_jobs", "Game analyses: queued, running "
@@ -249,6 +252,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
             Route("/metrics", metrics),
             WebSocketRoute("/ws", websocket),
             *state.analysis.routes(),
+            *account_routes(state.accounts),
             *History(state.store).routes(),
             *RatingRoutes(state.store).routes(),
             Mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static"),

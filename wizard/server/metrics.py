@@ -166,7 +166,8 @@ class ServerMetrics:
             "send_timeout, hello_timeout, idle, shutdown).", ["cause"], registry=r)
         self.rate_limited = LoopCounter(
             "wizard_rate_limited_total",
-            "Client messages refused for going over a budget, by budget (messages, chat).",
+            "Client messages refused for going over a budget, by budget (messages, chat; "
+            "password: account password attempts).",
             ["budget"], registry=r)
         self.loop_lag = Histogram("wizard_event_loop_lag_seconds",
                                   "Delay of a periodic event-loop tick past its due time.",

@@ -140,6 +140,8 @@ class Settings:
     analysis_seconds: float = 300.0
     analysis_slice_seconds: float = 0.05
     db_full_check_mb: float = 128.0
+    login_attempts_per_minute: float = 5.0
+    login_attempt_burst: int = 10
 
     def __post_init__(self) -> None:
         checks = [
@@ -186,6 +188,8 @@ class Settings:
             (self.analysis_seconds > 0, "analysis_seconds must be > 0"),
             (self.analysis_slice_seconds > 0, "analysis_slice_seconds must be > 0"),
             (self.db_full_check_mb >= 0, "db_full_check_mb must be >= 0"),
+            (self.login_attempts_per_minute > 0, "login_attempts_per_minute must be > 0"),
+            (self.login_attempt_burst >= 1, "login_attempt_burst must be >= 1"),
         ]
         for ok, message in checks:
             if not ok:
@@ -346,6 +350,12 @@ FIELDS: tuple[Field, ...] = (
           "a database file (with its log) up to this many MiB gets the full "
           "`PRAGMA integrity_check` at start (about 2 s per 100 MiB), a bigger one "
           "`quick_check` only; 0: always quick_check"),
+    Field("login_attempts_per_minute", "WIZARD_LOGIN_ATTEMPTS_PER_MINUTE",
+          "--login-attempts-per-minute", float,
+          "password attempts (login, password change, claim) refilled per minute, per client "
+          "address and per account name; past the burst: HTTP 429 `rate_limited`"),
+    Field("login_attempt_burst", "WIZARD_LOGIN_ATTEMPT_BURST", "--login-attempt-burst", int,
+          "password attempts allowed at once, per client address and per account name"),
 )
 
 assert {f.name for f in FIELDS} == set(Settings.__dataclass_fields__), "FIELDS out of date"

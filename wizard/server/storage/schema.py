@@ -1,7 +1,7 @@
 """The database's schema: one migration per version, applied forward at start.
 
 >>> SCHEMA_VERSION  # a database at an older version is brought here by `migrate`
-7
+8
 """
 
 from __future__ import annotations
@@ -133,6 +133,19 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (player_id, finished, game_id, seat)
     ) WITHOUT ROWID;
     CREATE INDEX game_players_by_game ON game_players(game_id);
+    """,
+    # 8: accounts: a player id whose name is claimed with a password (`storage.accounts`);
+    # name_key is the name's unique form (NFKC, case-folded); password a scrypt hash
+    """
+    CREATE TABLE accounts (
+        player_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        password TEXT NOT NULL,
+        created REAL NOT NULL,
+        changed REAL NOT NULL
+    );
+    CREATE INDEX players_by_player_id ON players(player_id);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -19,7 +19,7 @@ import hashlib
 import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import structlog
 
@@ -48,6 +48,14 @@ STATUS_PLAYING = "playing"
 STATUS_FINISHED = "finished"
 STATUS_ABANDONED = "abandoned"
 STATUS_CORRUPT = "corrupt"
+
+
+class KnownPlayer(NamedTuple):
+    """A token's player as the store knows it; ``account``: their name is claimed."""
+
+    player_id: str
+    name: str
+    account: bool
 
 
 def token_hash(token: str) -> str:
@@ -220,11 +228,14 @@ class SqliteStore:
 
     async def prune_players(self, older_than: float) -> int:
         """Forget players last seen before ``older_than`` (epoch seconds) who sit in no
-        stored game; returns how many. Found by the reader thread, deleted by key."""
+        stored game and have no account; returns how many. Found by the reader thread,
+        deleted by key."""
 
         def stale(conn: sqlite3.Connection) -> list[str]:
             return [row[0] for row in conn.execute(
                 "SELECT token_hash FROM players WHERE seen < ? AND NOT EXISTS ("
+                "SELECT 1 FROM accounts WHERE accounts.player_id = players.player_id) "
+                "AND NOT EXISTS ("
                 "SELECT 1 FROM games, json_each(games.seats) AS seat "
                 "WHERE json_extract(seat.value, '$.player_id') = players.player_id) "
                 "LIMIT 10000", (older_than,))]
@@ -236,12 +247,14 @@ class SqliteStore:
             log.info("players_pruned", count=len(hashes))
         return len(hashes)
 
-    async def known_player(self, token: str) -> tuple[str, str] | None:
-        """``(player_id, name)`` of the player holding ``token``, if the store knows it."""
+    async def known_player(self, token: str) -> KnownPlayer | None:
+        """The player holding ``token``, if the store knows it."""
         digest = token_hash(token)
         row = await self.db.read(lambda c: c.execute(
-            "SELECT player_id, name FROM players WHERE token_hash = ?", (digest,)).fetchone())
-        return None if row is None else (row[0], row[1])
+            "SELECT player_id, name, EXISTS (SELECT 1 FROM accounts "
+            "WHERE accounts.player_id = players.player_id) FROM players WHERE token_hash = ?",
+            (digest,)).fetchone())
+        return None if row is None else KnownPlayer(row[0], row[1], bool(row[2]))
 
     # --- reading games --------------------------------------------------------------------
 
@@ -340,6 +353,7 @@ __all__ = [
     "STATUS_CORRUPT",
     "STATUS_FINISHED",
     "STATUS_PLAYING",
+    "KnownPlayer",
     "SqliteStore",
     "game_summary",
     "iso_time",

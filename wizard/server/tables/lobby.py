@@ -71,7 +71,7 @@ class Lobby:
             if player is None:
                 raise ProtocolError(ErrorCode.UNKNOWN_TOKEN,
                                     "this token is not known here; say hello without one")
-            if player.name != name:
+            if player.name != name and not player.account:  # an account keeps its name
                 # stored first: a failed write leaves the old name everywhere
                 await store.remember_player(token, player.player_id, name)
                 player.name = name
@@ -87,7 +87,7 @@ class Lobby:
         player.last_seen = loop_time()
         log.info("player_identified", player_id=player.player_id, conn_id=connection.conn_id,
                  returning=token is not None)
-        connection.send(Welcome(player.player_id, player.name, player.token))
+        connection.send(Welcome(player.player_id, player.name, token or player.token))
         for table_id in sorted(player.tables):
             table = self.tables.get(table_id)
             if table is not None:
@@ -115,10 +115,13 @@ class Lobby:
             return already
         if known is None:
             return None
-        player_id, name = known
-        player = self.restored_players.pop(player_id, None) or Player(
-            name, player_id=player_id, seen_at=loop_time())
-        player.token = token
+        player_id, name, account = known
+        # an account's second device is the same player, seated where the first one is
+        player = (self.restored_players.pop(player_id, None)
+                  or next((p for p in self.players_by_token.values()
+                           if p.player_id == player_id), None)
+                  or Player(name, player_id=player_id, seen_at=loop_time()))
+        player.token, player.account = token, account
         self.players_by_token[token] = player
         return player
 

@@ -1,6 +1,7 @@
 """A human player: public id, name, secret token, open connections and tables.
 
-The token is the player's identity for reconnecting. It is sent to its owner
+The token is the player's identity for reconnecting (an account's player may hold
+one per device: ``token`` is the latest). It is sent to its owner
 in ``welcome`` and nowhere else: not in any other message, not in logs, not
 in ``/api`` (``repr`` leaves it out too).
 """
@@ -37,7 +38,7 @@ def new_player_id() -> str:
 class Player:
     """A person known to the server; may have several connections (tabs) or none."""
 
-    __slots__ = ("connections", "last_seen", "name", "player_id", "tables", "token")
+    __slots__ = ("account", "connections", "last_seen", "name", "player_id", "tables", "token")
 
     def __init__(self, name: str, *, player_id: str | None = None,
                  token: str | None = None, seen_at: float = 0.0) -> None:
@@ -47,6 +48,7 @@ class Player:
         self.connections: set[Outlet] = set()
         self.tables: set[str] = set()
         self.last_seen = seen_at  # on the loop's clock, set again on every (dis)connect
+        self.account = False  # a claimed name (`wizard.server.accounts`): hello cannot rename
 
     @property
     def connected(self) -> bool:
