@@ -208,3 +208,18 @@ def test_attempts_are_limited_per_address_and_per_name(
         == "unknown_account"
     assert has_sample(harness.client.get("/metrics").text,
                       'wizard_rate_limited_total{budget="password"} 2')
+
+
+def test_after_a_password_change_the_new_token_is_back_at_the_same_table(
+        harness: Harness) -> None:
+    ann = claimed(harness)
+    ann.ok({"type": "create_table", "players": 3})
+    table_id = next(m for m in ann.messages if m["type"] == "table")["table_id"]
+    _, changed = post(harness, "/api/password",
+                      {"password": PASSWORD, "new_password": "a new secret"}, ann.token)
+    ann.wait_for(lambda m: m["type"] == "_closed")  # the old device's socket is closed
+    again = harness.connect("again")
+    again.hello("Ann", changed["token"])
+    assert again.player_id == ann.player_id
+    seats = again.wait_for(lambda m: m["type"] == "table" and m["table_id"] == table_id)
+    assert seats["seats"][0]["player_id"] == ann.player_id
