@@ -119,7 +119,7 @@ class Accounts:
         account = await self._account_of(token)
         async with self._changing:
             await self.accounts.end_tokens(account.player_id)
-        self._sign_out(account.player_id, "logged out")
+        await self._sign_out(account.player_id, "logged out")
         log.info("account_logout", player_id=account.player_id)
         return Identity(account.player_id, account.name)
 
@@ -136,7 +136,7 @@ class Accounts:
         fresh = new_token()
         async with self._changing:
             await self.accounts.change_password(account, encoded, fresh)
-        self._sign_out(account.player_id, "password changed")
+        await self._sign_out(account.player_id, "password changed")
         log.info("account_password_changed", player_id=account.player_id)
         return Identity(account.player_id, account.name, fresh)
 
@@ -192,10 +192,14 @@ class Accounts:
             found[id(restored)] = restored
         return list(found.values())
 
-    def _sign_out(self, player_id: str, reason: str) -> None:
+    async def _sign_out(self, player_id: str, reason: str) -> None:
         """Forget the account's tokens in the lobby and close its websockets; a player who
-        sits at tables keeps their seats for the next ``hello`` (after a login)."""
+        sits at tables keeps their seats for the next ``hello`` (after a login).
+
+        Called once the tokens' rows are deleted: a lookup that read one before is waited
+        for, so that what it found is forgotten too."""
         lobby = self.lobby
+        await lobby.lookups_settled()
         for token in [t for t, p in lobby.players_by_token.items() if p.player_id == player_id]:
             player = lobby.players_by_token.pop(token)
             if player.tables:

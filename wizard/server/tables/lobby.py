@@ -107,6 +107,12 @@ class Lobby:
         # shielded: one waiter going away must not cancel the lookup the others wait on
         return await asyncio.shield(lookup)
 
+    async def lookups_settled(self) -> None:
+        """Return once every token lookup in flight now has finished (a sign-out that ended
+        tokens in the store waits for them, then forgets what they found)."""
+        if self._lookups:
+            await asyncio.wait(tuple(self._lookups.values()))
+
     async def _known_player(self, token: str) -> Player | None:
         """A player the store knows from before a restart (restored seats keep their object)."""
         known = await self.services.store.known_player(token)
