@@ -1,9 +1,11 @@
 // Entry point: name, connection (hello with the saved token), connection state, routing.
 
 import {h, mount, toast} from "./dom.js";
+import {ACCOUNT_KEY, accountName, accountPanel, loginForm} from "./account.js";
 import {GamesView, ReplayView} from "./replay.js";
 import {HelpView} from "./help.js";
 import {LobbyView} from "./lobby.js";
+import {ProfileView} from "./profile.js";
 import {Socket} from "./socket.js";
 import {Store} from "./state.js";
 import {TableView} from "./table.js";
@@ -70,13 +72,20 @@ socket.addEventListener("message", (event) => store.handle(event.detail));
 store.onGap = (tableId) => {
   socket.request({type: "sync", table_id: tableId}).catch(() => {});
 };
+/** The name button of the header: a guest changes the name there, an account manages itself. */
+function showMe() {
+  meButton.hidden = false;
+  meButton.textContent = store.me.name;
+  const account = accountName() === store.me.name;
+  meButton.title = account ? `${store.me.name}: your account` : `${store.me.name}: change your name`;
+  meButton.setAttribute("aria-label", account ? "Your account" : "Change your name");
+}
+
 store.addEventListener("change", (event) => {
   const d = event.detail;
   if (d.what === "me" && store.me) {
     localStorage.setItem(TOKEN_KEY, store.me.token);
-    meButton.hidden = false;
-    meButton.textContent = store.me.name;
-    meButton.title = `${store.me.name}: change your name`;
+    showMe();
   } else if (d.what === "closed") {
     toast(d.reason === "idle" ? "The table was closed: nobody played for a while."
       : "The table was closed.", "info");
@@ -94,6 +103,7 @@ async function hello() {
     } catch (err) {
       if (err.code !== "unknown_token") throw err;
       localStorage.removeItem(TOKEN_KEY); // the server forgot us (restart without a database)
+      localStorage.removeItem(ACCOUNT_KEY); // or signed this device out (logout, new password)
       await socket.request({type: "hello", name});
     }
   } catch (err) {
@@ -121,6 +131,8 @@ function parseRoute() {
   if (parts[0] === "watch" && parts[1]) return {key: `watch:${parts[1]}:${parts[2] || ""}`, make: () => new TableView(ctx, parts[1], "watch", parts[2] || null)};
   if (parts[0] === "help") return {key: "help", make: () => new HelpView(ctx)};
   if (parts[0] === "games") return {key: "games", make: () => new GamesView(ctx)};
+  if (parts[0] === "leaderboard") return {key: "leaderboard", make: () => new LobbyView(ctx, "leaderboard")};
+  if (parts[0] === "player" && parts[1]) return {key: `player:${parts[1]}`, make: () => new ProfileView(ctx, parts[1])};
   if (parts[0] === "replay" && parts[1]) return {key: `replay:${parts[1]}:${parts[2] || ""}`, make: () => new ReplayView(ctx, parts[1], parts[2] || null)};
   return {key: "lobby", make: () => new LobbyView(ctx)};
 }
@@ -128,7 +140,9 @@ function parseRoute() {
 function route({resume = false} = {}) {
   if (!localStorage.getItem(NAME_KEY)) return;
   const next = parseRoute();
-  const offline = next.key === "games" || next.key === "help" || next.key.startsWith("replay:");
+  // views over HTTP alone (history, replay, leaderboard, profiles) need no hello
+  const offline = ["games", "help", "leaderboard"].includes(next.key) || next.key.startsWith("replay:")
+    || next.key.startsWith("player:");
   if (!identified && !offline) return; // views that talk to the server wait for hello
   if (current && current.key === next.key) {
     if (resume && current.view.resume) current.view.resume();
@@ -177,19 +191,29 @@ function nameForm({initial = "", onDone}) {
 }
 
 function askName() {
-  mount(main, h("div", {class: "center-page"}, nameForm({onDone: () => start()})));
+  mount(main, h("div", {class: "center-page"}, h("div", {class: "welcome-forms"}, nameForm({onDone: () => start()}),
+    h("details", {class: "panel login-panel"}, h("summary", null, "I have an account"), loginForm(() => start())))));
 }
 
 meButton.addEventListener("click", () => {
-  const dialog = h("dialog", {class: "dialog", "aria-label": "Change your name"});
-  dialog.append(nameForm({
-    initial: localStorage.getItem(NAME_KEY) || "",
-    onDone: (name) => {
-      dialog.close();
-      dialog.remove();
-      if (store.me && name !== store.me.name) socket.reconnectNow();
-    },
-  }));
+  const dialog = h("dialog", {class: "dialog", "aria-label": meButton.getAttribute("aria-label")});
+  const close = () => {
+    dialog.close();
+    dialog.remove();
+  };
+  // an account's name does not change; a guest's does, and a guest may claim it or log in
+  const name = store.me ? store.me.name : localStorage.getItem(NAME_KEY) || "";
+  const guest = accountName() !== name;
+  dialog.append(h("div", {class: "panel me-panel"},
+    guest ? nameForm({
+      initial: localStorage.getItem(NAME_KEY) || "",
+      onDone: (newName) => {
+        close();
+        if (store.me && newName !== store.me.name) socket.reconnectNow();
+      },
+    }) : null,
+    accountPanel({name, close, reconnect: () => socket.reconnectNow(), claimed: showMe}),
+    h("button", {type: "button", class: "btn btn-small btn-ghost dialog-close", onClick: close}, "Close")));
   dialog.addEventListener("close", () => dialog.remove());
   document.body.append(dialog);
   dialog.showModal();

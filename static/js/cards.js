@@ -109,3 +109,9 @@ export function cardButton(card, {state, onPlay, why, tabindex = -1}) {
 export function cardBack(size = "sm") {
   return h("div", {class: `card card-${size} card-back`, "aria-hidden": "true"});
 }
+
+/** A touch screen without a fine pointer: cards are tapped to select, then confirmed. */
+export function isTouch() {
+  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches
+    && !matchMedia("(any-pointer: fine)").matches;
+}

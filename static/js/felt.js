@@ -45,7 +45,8 @@ function seatPanel({seat, info, obs, bottom, n, clock, me}) {
   const status = [];
   if (info && info.kind === "player" && !info.connected) status.push(info.away ? "away: a bot plays" : "offline");
   const bid = bidText(obs, seat);
-  const label = `${name}${seat === me ? " (you)" : ""}${obs.dealer === seat ? ", dealer" : ""}: ` +
+  const label = `${name}${seat === me ? " (you)" : ""}${info && info.rating ? `, rated ${info.rating.rating}` : ""}` +
+    `${obs.dealer === seat ? ", dealer" : ""}: ` +
     `${bid === "–" ? "no bid yet" : hidden ? "bid placed" : `bid ${bid}`}, ${obs.tricks_won[seat]} tricks won, score ${obs.scores[seat]}` +
     `${isTurn ? ", to move" : ""}`;
   const showClock = isTurn && clock && clock.player === seat;
@@ -58,6 +59,8 @@ function seatPanel({seat, info, obs, bottom, n, clock, me}) {
     h("div", {class: "seat-name"},
       h("span", {class: "seat-dot", style: {background: PLAYER_COLOURS[seat % PLAYER_COLOURS.length]}, "aria-hidden": "true"}),
       h("span", {class: "seat-name-text", title: name}, name), seat === me ? h("span", {class: "you"}, "you") : null,
+      info && info.rating ? h("span", {class: "seat-rating", title: `Rating ${info.rating.rating} ± ${info.rating.uncertainty}`},
+        String(info.rating.rating)) : null,
       obs.dealer === seat ? h("span", {class: "dealer", title: "Dealer"}, "D") : null),
     h("div", {class: "seat-stats"},
       h("span", {class: `stat stat-bid ${hidden ? "hidden-bid" : ""}`}, h("small", null, "Bid"), h("b", null, bid)),

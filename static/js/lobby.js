@@ -4,6 +4,7 @@ import {h, mount} from "./dom.js";
 import {recentGamesList} from "./replay.js";
 import {LEVEL_HELP, OPTION_HELP} from "./help.js";
 import {fullRounds, lengthText} from "./length.js";
+import {LeaderboardPanel} from "./leaderboard.js";
 
 export const LEVELS = ["easy", "medium", "hard", "master"];
 const TURN_CHOICES = [[0, "No clock"], [30, "30 s"], [60, "60 s"], [90, "90 s"], [120, "2 min"]];
@@ -77,9 +78,18 @@ export async function goToNewTable(ctx, send) {
   if (fresh.length) ctx.navigate(`#/table/${encodeURIComponent(fresh[fresh.length - 1])}`);
 }
 
+/** The lobby's tabs: the tables (#/) and the leaderboard (#/leaderboard), as links. */
+function lobbyTabs(tab) {
+  const link = (href, key, text) => h("a", {href, class: "lobby-tab", id: `tab-${key}`,
+                                            "aria-current": tab === key ? "page" : null}, text);
+  return h("nav", {class: "lobby-tabs", "aria-label": "Lobby"},
+    link("#/", "tables", "Tables"), link("#/leaderboard", "leaderboard", "Leaderboard"));
+}
+
 export class LobbyView {
-  constructor(ctx) {
+  constructor(ctx, tab = "tables") {
     this.ctx = ctx;
+    this.tab = tab;
     this.onChange = (event) => {
       const what = event.detail.what;
       if (what === "tables" || what === "table" || what === "closed") this.renderLists();
@@ -87,6 +97,12 @@ export class LobbyView {
   }
 
   mount(main) {
+    if (this.tab === "leaderboard") {
+      document.title = "Leaderboard · Wizard online";
+      this.root = h("div", {class: "lobby-page"}, lobbyTabs(this.tab), new LeaderboardPanel(this.ctx).el);
+      main.append(this.root);
+      return;
+    }
     document.title = "Wizard online";
     this.listBox = h("div", {class: "table-list", "aria-live": "polite"});
     this.mineBox = h("div");
@@ -154,7 +170,7 @@ export class LobbyView {
     levelSelect.addEventListener("change", () => {
       levelNote.textContent = LEVEL_HELP[levelSelect.value] || "";
     });
-    this.root = h("div", {class: "lobby"},
+    this.root = h("div", {class: "lobby-page"}, lobbyTabs(this.tab), h("div", {class: "lobby"},
       h("div", {class: "lobby-col"},
         h("section", {class: "panel hero", "aria-labelledby": "bots-title"},
           h("h2", {id: "bots-title"}, "Quick game"),
@@ -171,7 +187,7 @@ export class LobbyView {
           joinForm)),
       h("div", {class: "lobby-col"},
         h("section", {class: "panel", "aria-labelledby": "create-title"},
-          h("h2", {id: "create-title"}, "Create a table"), createForm)));
+          h("h2", {id: "create-title"}, "Create a table"), createForm))));
     main.append(this.root);
     this.ctx.store.addEventListener("change", this.onChange);
     this.renderLists();

@@ -8,16 +8,9 @@ import {displayNames, feltView} from "./felt.js";
 import {ranking, scoreChart, scorePad} from "./scoresheet.js";
 import {AnalysisPanel} from "./analysis.js";
 import {gameRounds} from "./length.js";
+// with the token of hello: "Recent games" then lists my private games (and bot games) too
+import {getJson} from "./http.js";
 
-async function getJson(url) {
-  // the token of hello: "Recent games" then lists my private games (and bot games) too
-  const token = localStorage.getItem("wizard.token");
-  const headers = {Accept: "application/json"};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(url, {headers});
-  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-  return response.json();
-}
 
 function when(iso) {
   const date = new Date(iso);
@@ -30,7 +23,8 @@ function replayLink(game) {
   return `#/replay/${encodeURIComponent(game.id)}${tail}`;
 }
 
-function gameRow(game) {
+/** A finished game's row: when, players and scores, winners, its replay link. */
+export function gameRow(game) {
   const winners = new Set(game.winners);
   const players = [...game.players].sort((a, b) => a.seat - b.seat);
   const names = displayNames(players);

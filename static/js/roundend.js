@@ -1,8 +1,10 @@
-// Between tricks and rounds: the previous trick (on request) and the round summary that
-// stands over the table after the last trick of a round, before the next deal.
+// Between tricks, rounds and games: the previous trick (on request), the round summary that
+// stands over the table after the last trick of a round, before the next deal, and the
+// final ranking when the game is over.
 
 import {h} from "./dom.js";
 import {cardView} from "./cards.js";
+import {ranking} from "./scoresheet.js";
 
 /** The previous trick of the round, each card over its player's name, the winner marked. */
 export function previousTrickPanel({trick, seats, me, onClose}) {
@@ -42,4 +44,24 @@ export function roundSummaryPanel({result, seats, me, onContinue}) {
       h("tbody", null, rows)),
     h("div", {class: "row"}, h("button", {type: "button", class: "btn btn-primary btn-small", id: "summary-continue",
       onClick: onContinue}, "Continue")));
+}
+
+/** The final ranking over the felt, my rating change (`ratingLine`), "Play again" for a player. */
+export function gameOverPanel({obs, name, ratingLine, onRematch}) {
+  const seated = obs.player !== null;
+  const order = ranking(obs.scores);
+  const winners = new Set(obs.winners);
+  return h("section", {class: "end", role: "dialog", "aria-labelledby": "end-title"},
+    h("h2", {id: "end-title"}, "Game over"),
+    h("ol", {class: "ranking", "aria-label": "Final ranking"}, order.map((entry) => h("li", {
+      class: winners.has(entry.seat) ? "winner" : "", dataset: {seat: String(entry.seat), score: String(entry.score)},
+    }, h("span", {class: "place"}, `${entry.place}.`),
+      h("span", {class: "who", title: name(entry.seat)}, name(entry.seat), entry.seat === obs.player ? " (you)" : ""),
+      winners.has(entry.seat) ? h("span", {class: "tag tag-win"}, "winner") : null,
+      h("span", {class: "pts"}, String(entry.score))))),
+    seated ? ratingLine : null,
+    h("div", {class: "row"},
+      seated ? h("button", {type: "button", class: "btn btn-primary", id: "play-again", onClick: onRematch}, "Play again") : null,
+      h("a", {class: "btn", href: "#/"}, "Back to the lobby"),
+      h("a", {class: "btn btn-ghost", href: "#/games"}, "Recent games")));
 }

@@ -3,13 +3,15 @@
 
 import {h, keepFocus, mount, toast} from "./dom.js";
 import {alertButtons, TurnAlert} from "./alerts.js";
-import {previousTrickPanel, roundSummaryPanel} from "./roundend.js";
-import {cardButton, cardLabel, SUITS, sortHand, suitIcon, suitLabel} from "./cards.js";
+import {gameOverPanel, previousTrickPanel, roundSummaryPanel} from "./roundend.js";
+import {cardButton, cardLabel, isTouch, SUITS, sortHand, suitIcon, suitLabel} from "./cards.js";
 import {ChatPanel} from "./chat.js";
 import {displayNames, feltView, tickClocks} from "./felt.js";
 import {ROUND_SHOW_MS} from "./state.js";
 import {tableTitle} from "./lobby.js";
-import {ranking, scoreChart, scorePad} from "./scoresheet.js";
+import {scoreChart, scorePad} from "./scoresheet.js";
+import {GameRating} from "./ratingchange.js";
+import {SeatRatings} from "./ratings.js";
 import {waitingRoom} from "./waiting.js";
 
 const JOIN_PROBLEMS = {
@@ -19,12 +21,6 @@ const JOIN_PROBLEMS = {
   no_such_table: "There is no such table (it may have closed).",
   invite_required: "This table is private: open it with the full invite link you were sent.",
 };
-
-/** A touch screen without a fine pointer: cards are tapped to select, then confirmed. */
-function isTouch() {
-  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches
-    && !matchMedia("(any-pointer: fine)").matches;
-}
 
 function withInvite(message, invite) {
   return invite ? {...message, invite} : message;
@@ -42,6 +38,8 @@ export class TableView {
     this.alert = new TurnAlert();
     this.reviewOpen = false; // the previous trick of the round, on request
     this.selected = null; // touch screens: the card tapped once, waiting for "Play"
+    this.ratings = new SeatRatings(() => this.render()); // beside each seated name
+    this.gameRating = new GameRating(() => this.render()); // my rating change at the end
     this.onChange = (event) => this.changed(event.detail);
     this.onKey = (event) => this.key(event);
   }
@@ -235,7 +233,9 @@ export class TableView {
         }}, h("span", {class: "wide-only"}, "Score sheet"), h("span", {class: "narrow-only"}, "Scores")),
         me !== null ? alertButtons(() => this.render()) : null,
         this.leaveButton()));
-    const seats = displayNames(info.seats).map((name, i) => ({...info.seats[i], name}));
+    const finished = obs.phase === "finished";
+    const seats = displayNames(info.seats).map((name, i) => ({...info.seats[i], name, rating: this.ratings.get(info.seats[i], finished)}));
+    if (finished && info.status === "finished" && me !== null) this.gameRating.await(info.game, this.ctx.store.me, this.ratings);
     // the previous trick of this round (the engine's last_trick also spans into the next deal)
     const lastTrick = !shown.completedTrick && obs.phase === "playing" && obs.trick_number > 1 ? obs.last_trick : null;
     if (!lastTrick) this.reviewOpen = false;
@@ -265,7 +265,8 @@ export class TableView {
       topExtra: obs.phase === "finished" ? null : reviewButton, extra: overlays,
     });
     this.trickSeen = new Set((shown.completedTrick ? shown.completedTrick.cards : obs.current_trick).map((p) => p.card.id));
-    const parts = [head, h("div", {class: "felt-wrap"}, felt, obs.phase === "finished" ? this.endPanel(info, obs) : null)];
+    const parts = [head, h("div", {class: "felt-wrap"}, felt, finished ? gameOverPanel({obs, name: (seat) => this.name(seat),
+      ratingLine: this.gameRating.line(), onRematch: () => this.ctx.ask({type: "rematch", table_id: this.tableId}).catch(() => {})}) : null)];
     if (me !== null) parts.push(this.actionBar(obs, shown), this.hand(obs, shown));
     else parts.push(h("p", {class: "action-bar watching-note", role: "status"}, "You are watching this game. Players' hands stay hidden."));
     this.body.classList.add("in-game");
@@ -432,25 +433,6 @@ export class TableView {
     } catch {
       // refused: the error toast (if any) says why; the next update shows the truth
     }
-  }
-
-  endPanel(info, obs) {
-    const seated = obs.player !== null;
-    const order = ranking(obs.scores);
-    const winners = new Set(obs.winners);
-    return h("section", {class: "end", role: "dialog", "aria-labelledby": "end-title"},
-      h("h2", {id: "end-title"}, "Game over"),
-      h("ol", {class: "ranking", "aria-label": "Final ranking"}, order.map((entry) => h("li", {
-        class: winners.has(entry.seat) ? "winner" : "", dataset: {seat: String(entry.seat), score: String(entry.score)},
-      }, h("span", {class: "place"}, `${entry.place}.`),
-        h("span", {class: "who", title: this.name(entry.seat)}, this.name(entry.seat), entry.seat === obs.player ? " (you)" : ""),
-        winners.has(entry.seat) ? h("span", {class: "tag tag-win"}, "winner") : null,
-        h("span", {class: "pts"}, String(entry.score))))),
-      h("div", {class: "row"},
-        seated ? h("button", {type: "button", class: "btn btn-primary", id: "play-again",
-          onClick: () => this.ctx.ask({type: "rematch", table_id: this.tableId}).catch(() => {})}, "Play again") : null,
-        h("a", {class: "btn", href: "#/"}, "Back to the lobby"),
-        h("a", {class: "btn btn-ghost", href: "#/games"}, "Recent games")));
   }
 
   renderScores(info, obs) {

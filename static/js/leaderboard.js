@@ -1,0 +1,72 @@
+// The leaderboard (a tab of the lobby): rated players best first, a page at a time; the
+// bots are the scale's landmarks; provisional ratings (under 10 games) only on request.
+
+import {h, mount} from "./dom.js";
+import {getJson} from "./http.js";
+import {levelName, PROVISIONAL_GAMES, profileLink, ratingText} from "./ratings.js";
+
+const PAGE = 20;
+
+export class LeaderboardPanel {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.offset = 0;
+    this.provisional = false;
+    this.list = h("div", {class: "leaderboard-list", "aria-live": "polite"});
+    this.pager = h("div", {class: "row pager"});
+    const toggle = h("input", {type: "checkbox", id: "lb-provisional", checked: false, onChange: () => {
+      this.provisional = toggle.checked;
+      this.offset = 0;
+      this.load();
+    }});
+    this.el = h("section", {class: "panel leaderboard", "aria-labelledby": "leaderboard-title"},
+      h("div", {class: "leaderboard-head"},
+        h("h2", {id: "leaderboard-title"}, "Leaderboard"),
+        h("div", {class: "check"}, toggle, h("label", {for: "lb-provisional"}, "Show provisional ratings",
+          h("span", {class: "hint"}, `players with fewer than ${PROVISIONAL_GAMES} rated games`)))),
+      h("p", {class: "muted"}, "Ratings start at 1500; the number after ± is how unsure it still is. ",
+        "The bots are landmarks: they are rated by the same games as everyone."),
+      this.list, this.pager);
+    this.load();
+  }
+
+  async load() {
+    const query = new URLSearchParams({offset: String(this.offset), limit: String(PAGE),
+                                       provisional: String(this.provisional)});
+    let page;
+    try {
+      page = await getJson(`/api/leaderboard?${query}`);
+    } catch (err) {
+      mount(this.list, h("p", {class: "muted", role: "alert"}, `The leaderboard is not available: ${err.message}`));
+      mount(this.pager);
+      return;
+    }
+    const me = this.ctx.store.me && this.ctx.store.me.player_id;
+    mount(this.list, page.players.length ? h("table", {class: "lb-table"},
+      h("thead", null, h("tr", null, ["#", "Player", "Rating", "Games", "Plays like"].map((t) => h("th", {scope: "col"}, t)))),
+      h("tbody", null, page.players.map((p) => h("tr", {
+        class: [p.bot ? "landmark" : "", p.player_id === me ? "mine" : ""].join(" "), dataset: {player: p.player_id}},
+        h("td", {class: "lb-rank"}, String(p.rank)),
+        h("th", {scope: "row", class: "lb-name"},
+          h("a", {href: profileLink(p.player_id), class: "ellipsis", title: p.name}, p.name),
+          p.bot ? h("span", {class: "tag tag-bot", title: "A bot level: a landmark of the scale"}, "bot") : null,
+          p.player_id === me ? h("span", {class: "you"}, "you") : null,
+          p.provisional ? h("span", {class: "tag tag-warn", title: `Fewer than ${PROVISIONAL_GAMES} rated games`}, "provisional") : null),
+        h("td", {class: "lb-rating"}, ratingText(p)),
+        h("td", null, String(p.rated_games)),
+        h("td", {class: "muted"}, p.bot ? "–" : levelName(p.near) || "–")))))
+      : h("p", {class: "muted empty"}, this.provisional ? "Nobody has finished a rated game yet."
+        : `Nobody has ${PROVISIONAL_GAMES} rated games yet: show the provisional ratings.`));
+    const last = Math.min(page.offset + page.players.length, page.total);
+    mount(this.pager,
+      h("button", {type: "button", class: "btn btn-small", id: "lb-prev", disabled: page.offset === 0, onClick: () => {
+        this.offset = Math.max(0, this.offset - PAGE);
+        this.load();
+      }}, "Previous"),
+      h("span", {class: "muted", id: "lb-range"}, page.total ? `${page.offset + 1}–${last} of ${page.total}` : ""),
+      h("button", {type: "button", class: "btn btn-small", id: "lb-next", disabled: last >= page.total, onClick: () => {
+        this.offset += PAGE;
+        this.load();
+      }}, "Next"));
+  }
+}
