@@ -61,6 +61,7 @@ class CreateTable(ClientMessage, tag="create_table", kw_only=True, frozen=True):
     options: Options = Options()
     private: bool = False
     turn_seconds: TurnSeconds | None = None
+    rated: bool = True  # whether its games count for ratings (`docs/ratings.md`)
 
 
 class JoinTable(ClientMessage, tag="join_table", kw_only=True, frozen=True):
@@ -98,6 +99,7 @@ class PlayBots(ClientMessage, tag="play_bots", kw_only=True, frozen=True):
     level: Level = "medium"
     options: Options = Options()
     turn_seconds: TurnSeconds | None = None
+    rated: bool = True
 
 
 class Act(ClientMessage, tag="act", kw_only=True, frozen=True):

@@ -60,6 +60,7 @@ class TableInfo(ServerMessage, tag="table", frozen=True):
     spectators: int
     game: int
     invite: str | None = None  # a private table's invite, sent to the people at it only
+    rated: bool = True  # whether its games count for ratings
 
 
 class Tables(ServerMessage, tag="tables", frozen=True):

@@ -191,7 +191,7 @@ class Dispatcher:
                                       options=_options(message.options, message.players),
                                       private=message.private,
                                       turn_seconds=message.turn_seconds,
-                                      address=connection.address)
+                                      address=connection.address, rated=message.rated)
 
     async def join_table(self, connection: Connection, message: JoinTable) -> None:
         player = self._player(connection)
@@ -227,7 +227,7 @@ class Dispatcher:
             private=True,
             # against bots there is no turn clock unless one is asked for
             turn_seconds=0 if message.turn_seconds is None else message.turn_seconds,
-            address=connection.address)
+            address=connection.address, rated=message.rated)
         level = BotLevel(message.level)
         try:
             for _ in range(message.players - 1):

@@ -64,6 +64,7 @@ class WaitingTable(msgspec.Struct, frozen=True, kw_only=True):
     v: int = 0  # its version
     host: str | None = None  # a player id
     seats: tuple[StoredSeat, ...]
+    rated: bool = True  # records of earlier builds: rated, the default
 
 
 class StoredWaiting(msgspec.Struct, frozen=True):

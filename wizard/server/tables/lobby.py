@@ -261,7 +261,7 @@ class Lobby:
 
     async def create_table(self, host: Player, *, players: int, options: GameOptions,
                            private: bool, turn_seconds: int | None,
-                           address: str | None = None) -> Table:
+                           address: str | None = None, rated: bool = True) -> Table:
         """A new table with ``host`` in seat 0, created from client ``address``.
 
         Raises `ProtocolError` ``table_limit`` when the server has ``max_tables`` open
@@ -285,14 +285,15 @@ class Lobby:
         check_player_tables(host, settings)
         table = Table(self.services, players=players, options=options, private=private,
                       turn_seconds=(self.services.settings.turn_seconds if turn_seconds is None
-                                    else turn_seconds))
+                                    else turn_seconds), rated=rated)
         table.address = address
         if private:
             # stored first: an acknowledged invite link works after a restart
             table.invite = new_invite()
             await self.services.store.table_invite(table.table_id, table.invite)
         self.tables[table.table_id] = table
-        table.log.info("table_created", host=host.player_id, players=players, private=private)
+        table.log.info("table_created", host=host.player_id, players=players, private=private,
+                       rated=rated)
         try:
             await table.join(host, 0)
         except BaseException:  # not stored (or refused): the table never was

@@ -32,7 +32,7 @@ def restore_table(services: TableServices, stored: StoredGame,
     table = Table(services, players=len(seats), options=options, private=info.private,
                   turn_seconds=(services.settings.turn_seconds if info.turn_seconds is None
                                 else info.turn_seconds),
-                  table_id=stored.table_id, seats=seats)
+                  table_id=stored.table_id, seats=seats, rated=info.rated)
     table.invite = stored.invite
     _seat_players(table, info.host)
     game = WizardGame(len(seats), options, seed=stored.seed)
@@ -58,7 +58,8 @@ def restore_waiting(services: TableServices, stored: StoredWaiting,
     record = stored.record
     seats = restore_seats(record.seats, player_for, waiting=True)
     table = Table(services, players=len(seats), options=record.options, private=record.private,
-                  turn_seconds=record.turn_seconds, table_id=stored.table_id, seats=seats)
+                  turn_seconds=record.turn_seconds, table_id=stored.table_id, seats=seats,
+                  rated=record.rated)
     table.games, table.v = record.games, record.v
     _seat_players(table, record.host)
     return table

@@ -34,6 +34,10 @@ class TableState(Protocol):
     def turn_seconds(self) -> int: ...
 
     @property
+    def rated(self) -> bool:
+        """Whether the table's games count for ratings (a table option)."""
+
+    @property
     def seats(self) -> Seats: ...
 
     @property

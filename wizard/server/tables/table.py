@@ -56,11 +56,12 @@ class Table:
 
     def __init__(self, services: TableServices, *, players: int, options: GameOptions,
                  private: bool, turn_seconds: int, table_id: str | None = None,
-                 seats: Seats | None = None) -> None:
+                 seats: Seats | None = None, rated: bool = True) -> None:
         self.table_id = table_id or new_table_id()
         self.services = services
         self.options = options
         self.private = private
+        self.rated = rated  # whether its games count for ratings
         self.turn_seconds = turn_seconds
         self.seats = seats if seats is not None else Seats.empty(players)
         self.host: Player | None = None

@@ -81,6 +81,7 @@ def table_info(table: TableState) -> TableInfo:
         spectators=len(table.spectators),
         game=table.games,
         invite=table.invite,
+        rated=table.rated,
     )
 
 

@@ -49,6 +49,7 @@ def table_record(table: TableState, seats: tuple[StoredSeat, ...],
     """The whole waiting table with ``seats`` (as they will be) and ``host``."""
     return WaitingTable(options=table.options, private=table.private,
                         turn_seconds=table.turn_seconds, games=table.games, v=table.v,
+                        rated=table.rated,
                         host=host.player_id if host is not None else None, seats=seats)
 
 
@@ -82,7 +83,7 @@ def game_table_record(table: TableState) -> TableSettings:
     return TableSettings(players=len(table.seats), private=table.private,
                          turn_seconds=table.turn_seconds,
                          host=table.host.player_id if table.host else None,
-                         v0=table.v + 1, game=table.games + 1)
+                         v0=table.v + 1, game=table.games + 1, rated=table.rated)
 
 
 async def store_game_start(store: SqliteStore, table: TableState, seed: int) -> None:
