@@ -34,7 +34,7 @@ import unicodedata
 
 from wizard.protocol import ErrorCode, ProtocolError
 
-from ..tables.names import player_name
+from ..tables.names import name_key, player_name
 
 NAME_MAX = 32  # as in ``hello`` (`wizard.protocol.from_client.Name`)
 PASSWORD_MIN = 8
@@ -56,11 +56,6 @@ def account_name(raw: str) -> str:
         return player_name(raw)
     except ProtocolError as exc:
         raise ProtocolError(ErrorCode.BAD_NAME, exc.message) from None
-
-
-def name_key(name: str) -> str:
-    """The form two names are compared in: equal keys, the same account name."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
 def password_text(raw: str) -> str:

@@ -26,11 +26,12 @@ from wizard.protocol import (
 from ..clock import loop_time
 from ..net.addresses import capped
 from ..net.connection import Connection
+from ..storage.accounts import AccountStore
 from ..storage.records import game_result
 from ..storage.store import STATUS_CORRUPT, STATUS_FINISHED
 from ..storage.visibility import invite_matches, new_invite
 from .guards import check_player_tables
-from .names import player_name
+from .names import name_key, player_name
 from .player import Player
 from .restore import restore_table, restore_waiting
 from .state import TableState
@@ -63,7 +64,10 @@ class Lobby:
     # --- players --------------------------------------------------------------------------
 
     async def identify(self, connection: Connection, name: str, token: str | None) -> Player:
-        """``hello``: a new player, or the one that owns ``token``, back on its tables."""
+        """``hello``: a new player, or the one that owns ``token``, back on its tables.
+
+        Raises `ProtocolError` ``unknown_token``, or ``name_taken`` for a guest whose
+        ``name`` is an account's (compared as `name_key`); nothing changes then."""
         name = player_name(name)
         store = self.services.store
         if token is not None:
@@ -71,6 +75,8 @@ class Lobby:
             if player is None:
                 raise ProtocolError(ErrorCode.UNKNOWN_TOKEN,
                                     "this token is not known here; say hello without one")
+            if not player.account:
+                await self._refuse_claimed(name, player.player_id)
             if player.name != name and not player.account:  # an account keeps its name
                 # stored first: a failed write leaves the old name everywhere
                 await store.remember_player(token, player.player_id, name)
@@ -78,6 +84,7 @@ class Lobby:
             else:
                 store.player_seen(token)
         else:
+            await self._refuse_claimed(name, None)
             player = Player(name, seen_at=loop_time())
             # the token must outlive a restart before its owner learns it
             await store.remember_player(player.token, player.player_id, name)
@@ -93,6 +100,15 @@ class Lobby:
             if table is not None:
                 await table.player_connected(player, connection)
         return player
+
+    async def _refuse_claimed(self, name: str, player_id: str | None) -> None:
+        """Raises ``name_taken`` if ``name`` is the claimed name of a player other than
+        ``player_id``: a guest cannot pass for an account holder."""
+        account = await AccountStore(self.services.store).by_name(name_key(name))
+        if account is not None and account.player_id != player_id:
+            raise ProtocolError(ErrorCode.NAME_TAKEN,
+                                f"the name {name!r} belongs to an account: log in with it, "
+                                "or choose another name")
 
     async def _player_with_token(self, token: str) -> Player | None:
         """The one player holding ``token``: hellos racing on it share one store lookup."""

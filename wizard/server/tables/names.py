@@ -50,4 +50,14 @@ def player_name(raw: str) -> str:
     return name
 
 
-__all__ = ["player_name"]
+def name_key(name: str) -> str:
+    """The form two names are compared in: equal keys, the same name (a claimed name is
+    unique in this form: `wizard.server.accounts`).
+
+    >>> name_key("Ｂｏｂ") == name_key("BOB") == name_key("bob")
+    True
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+__all__ = ["name_key", "player_name"]
