@@ -52,6 +52,7 @@ class ErrorCode(enum.StrEnum):
     NO_ACCOUNT = "no_account"
     UNKNOWN_ACCOUNT = "unknown_account"
     WRONG_PASSWORD = "wrong_password"
+    PRIVATE_PLAYER = "private_player"  # GET /api/players/{name} of a private profile
     INTERNAL = "internal"
 
 

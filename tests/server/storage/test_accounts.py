@@ -83,8 +83,17 @@ def test_an_account_is_never_pruned(tmp_path: Path) -> None:
 
 def test_an_older_database_gets_the_accounts_table(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "old.db", isolation_level=None)
-    migrate(conn, SCHEMA_VERSION - 1)
+    migrate(conn, 7)
     conn.execute("INSERT INTO players (token_hash, player_id, name) VALUES ('h', 'p_1', 'Ann')")
-    assert migrate(conn) == SCHEMA_VERSION - 1
+    assert migrate(conn) == 7
     assert conn.execute("SELECT count(*) FROM accounts").fetchone() == (0,)
     assert conn.execute("SELECT name FROM players").fetchall() == [("Ann",)]
+
+
+def test_accounts_of_schema_8_get_public_profiles(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "old.db", isolation_level=None)
+    migrate(conn, 8)
+    conn.execute("INSERT INTO accounts (player_id, name, name_key, password, created, changed) "
+                 "VALUES ('p_1', 'Ann', 'ann', 'scrypt$x', 1, 1)")
+    assert migrate(conn) == 8 and SCHEMA_VERSION == 9
+    assert conn.execute("SELECT name, private FROM accounts").fetchall() == [("Ann", 0)]

@@ -1,5 +1,5 @@
 """The account endpoints: ``POST /api/account`` (claim), ``/api/login``, ``/api/logout``,
-``/api/password``.
+``/api/password``, ``/api/profile`` (make the profile private or public).
 
 Each takes a JSON object of at most `BODY_MAX` bytes; the token of a guest or an
 account travels as ``Authorization: Bearer <token>`` (as for ``/api/games``). An
@@ -53,6 +53,12 @@ class NewPassword(msgspec.Struct):
     new_password: str
 
 
+class ProfileSetting(msgspec.Struct, forbid_unknown_fields=True):
+    """``/api/profile``: whether the profile answers only to its player."""
+
+    private: bool
+
+
 class BadRequestError(Exception):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
@@ -77,9 +83,14 @@ def account_routes(accounts: Accounts) -> list[Route]:
         return await accounts.change_password(_token(request), body.password,
                                               body.new_password, client_address(request.scope))
 
+    async def profile(request: Request) -> Identity:
+        body = await _body(request, ProfileSetting)
+        return await accounts.set_private(_token(request), body.private)
+
     return [Route(path, _answer(handler), methods=["POST"])
             for path, handler in (("/api/account", claim), ("/api/login", login),
-                                  ("/api/logout", logout), ("/api/password", password))]
+                                  ("/api/logout", logout), ("/api/password", password),
+                                  ("/api/profile", profile))]
 
 
 def _answer(handler: Callable[[Request], Awaitable[Identity]]
@@ -100,9 +111,11 @@ def _answer(handler: Callable[[Request], Awaitable[Identity]]
             return _json({"error": ErrorCode.UNAVAILABLE.value,
                           "message": "the server cannot save right now; nothing changed, "
                                      "try again later"}, 503)
-        answer = {"player_id": identity.player_id, "name": identity.name}
+        answer: dict[str, Any] = {"player_id": identity.player_id, "name": identity.name}
         if identity.token is not None:
             answer["token"] = identity.token
+        if identity.private is not None:
+            answer["private"] = identity.private
         return _json(answer)
 
     return endpoint

@@ -60,6 +60,7 @@ class Identity(NamedTuple):
     player_id: str
     name: str
     token: str | None = None
+    private: bool | None = None  # the profile setting, in the answer to a change of it
 
 
 class Accounts:
@@ -139,6 +140,14 @@ class Accounts:
         await self._sign_out(account.player_id, "password changed")
         log.info("account_password_changed", player_id=account.player_id)
         return Identity(account.player_id, account.name, fresh)
+
+    async def set_private(self, token: str | None, private: bool) -> Identity:
+        """The account holding ``token`` makes its profile private (or public again)."""
+        account = await self._account_of(token)
+        async with self._changing:
+            await self.accounts.set_private(account.player_id, private)
+        log.info("account_profile_private", player_id=account.player_id, private=private)
+        return Identity(account.player_id, account.name, private=private)
 
     # --- the parts ------------------------------------------------------------------------
 

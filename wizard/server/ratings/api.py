@@ -1,7 +1,8 @@
 """``GET /api/leaderboard`` and ``GET /api/players/{name}`` (see docs/protocol.md).
 
 Both are paged or bounded and read on the store's reading thread. Bad parameters get
-400 ``bad_request``, an unknown player 404 ``no_such_player``; nothing is changed.
+400 ``bad_request``, an unknown player 404 ``no_such_player``, a private player's profile
+asked for by anyone but them 403 ``private_player``; nothing is changed.
 """
 
 from __future__ import annotations
@@ -13,15 +14,18 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from wizard.protocol import ErrorCode
 from wizard.server.storage import profiles
 from wizard.server.storage.store import SqliteStore
 from wizard.server.storage.visibility import bearer_token
+from wizard.server.tables.names import name_key
 
 #: the largest leaderboard page, and the furthest it pages (a deeper offset costs a scan)
 LEADERBOARD_MAX = 100
 LEADERBOARD_DEFAULT = 50
 OFFSET_MAX = 10_000
 NAME_MAX = 64
+PRIVATE = "private"  # what a profile read answers for a private player's profile
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -76,13 +80,20 @@ class RatingRoutes:
         known = await self.store.known_player(token) if token else None
         viewer = known[0] if known else None
 
-        def read(conn: Any) -> dict[str, Any] | None:
-            player_id = profiles.resolve(conn, name)
-            return None if player_id is None else profiles.profile(conn, player_id, viewer)
+        def read(conn: Any) -> dict[str, Any] | str | None:
+            player_id = profiles.resolve(conn, name, name_key(name))
+            if player_id is None:
+                return None
+            if player_id != viewer and profiles.is_private(conn, player_id):
+                return PRIVATE
+            return profiles.profile(conn, player_id, viewer)
 
         found = await self.store.db.read(read)
         if found is None:
             return _error(404, "no_such_player", f"no player {name!r} has finished a game")
+        if found == PRIVATE:
+            return _error(403, ErrorCode.PRIVATE_PLAYER.value,
+                          f"{name!r} keeps their profile private")
         return _json(found)
 
 

@@ -20,13 +20,14 @@ from typing import NamedTuple
 from .db import Database
 from .store import SqliteStore, token_hash
 
-_ROW = "SELECT player_id, name, password FROM accounts"
+_ROW = "SELECT player_id, name, password, private FROM accounts"
 
 
 class StoredAccount(NamedTuple):
     player_id: str
     name: str
     password: str  # the encoded hash (`wizard.server.accounts.credentials.hash_password`)
+    private: bool = False  # the profile answers only to its player (schema 9)
 
 
 class AccountStore:
@@ -42,15 +43,16 @@ class AccountStore:
         return await self._one(f"{_ROW} WHERE player_id = ?", player_id)
 
     async def _one(self, sql: str, key: str) -> StoredAccount | None:
-        def query(conn: sqlite3.Connection) -> tuple[str, str, str] | None:
-            row: tuple[str, str, str] | None = conn.execute(sql, (key,)).fetchone()
+        def query(conn: sqlite3.Connection) -> tuple[str, str, str, int] | None:
+            row: tuple[str, str, str, int] | None = conn.execute(sql, (key,)).fetchone()
             return row
 
         row = await self.store.db.read(query)
-        return None if row is None else StoredAccount(*row)
+        return None if row is None else StoredAccount(row[0], row[1], row[2], bool(row[3]))
 
     async def create(self, player_id: str, name: str, name_key: str, password: str) -> None:
-        """Claim: the account row, and ``name`` on every token of the player, in one commit.
+        """Claim: the account row, and ``name`` on every token of the player and on their
+        rating, in one commit.
 
         The future raises `StoreError` (nothing changed) if the name or the player has an
         account already (the table's unique keys) or the write fails."""
@@ -58,7 +60,15 @@ class AccountStore:
         await self.store.db.write(
             ("INSERT INTO accounts (player_id, name, name_key, password, created, changed) "
              "VALUES (?, ?, ?, ?, ?, ?)", (player_id, name, name_key, password, now, now)),
-            ("UPDATE players SET name = ? WHERE player_id = ?", (name, player_id)))
+            ("UPDATE players SET name = ? WHERE player_id = ?", (name, player_id)),
+            # the leaderboard and profiles show the claimed name from now on
+            ("UPDATE ratings SET name = ? WHERE player_id = ?", (name, player_id)))
+
+    async def set_private(self, player_id: str, private: bool) -> None:
+        """Whether the account's profile answers only to its player (and leaves the
+        leaderboard)."""
+        await self.store.db.write(("UPDATE accounts SET private = ? WHERE player_id = ?",
+                                   (int(private), player_id)))
 
     async def add_token(self, token: str, account: StoredAccount) -> None:
         """A new device's token for ``account`` (login)."""

@@ -5,7 +5,9 @@ profile its player's ``game_players`` and ``rating_history`` rows, so that a
 player with 10,000 games answers in a few milliseconds (`scripts/bench_profile.py`).
 A profile's counts cover every finished game of the player's; its list of recent
 games only those the asker may list (`storage.visibility`): a private game appears
-only to its players and spectators.
+only to its players and spectators. An account holder whose profile is private
+(``accounts.private``, schema 9) is left out of the leaderboard; whether a profile
+may be shown is `is_private`'s answer, checked by the endpoint.
 """
 
 from __future__ import annotations
@@ -51,25 +53,44 @@ def leaderboard(conn: sqlite3.Connection, offset: int, limit: int,
     with ``provisional``."""
     floor = 0 if provisional else PROVISIONAL_GAMES
     marks = landmarks(conn)
+    shown = ("games >= ? AND player_id NOT IN (SELECT player_id FROM accounts "
+             "WHERE private != 0)")
     rows = conn.execute(
-        "SELECT player_id, name, bot, mu, sigma, games FROM ratings WHERE games >= ? "
+        f"SELECT player_id, name, bot, mu, sigma, games FROM ratings WHERE {shown} "
         "ORDER BY ordinal DESC, player_id LIMIT ? OFFSET ?", (floor, limit, offset)).fetchall()
-    total = conn.execute("SELECT COUNT(*) FROM ratings WHERE games >= ?", (floor,)).fetchone()[0]
+    total = conn.execute(f"SELECT COUNT(*) FROM ratings WHERE {shown}", (floor,)).fetchone()[0]
     players = [{"rank": offset + k + 1, "player_id": player, "name": name, "bot": bool(bot),
                 **_rating(mu, sigma, games, marks)}
                for k, (player, name, bot, mu, sigma, games) in enumerate(rows)]
     return {"players": players, "offset": offset, "limit": limit, "total": total}
 
 
-def resolve(conn: sqlite3.Connection, name: str) -> str | None:
-    """The player id ``name`` names: a player id (``p_…``, ``bot:<level>``) with games, else
-    the rated player last seen under that name."""
-    if conn.execute("SELECT 1 FROM game_players WHERE player_id = ? LIMIT 1",
-                    (name,)).fetchone() is not None:
+def _has_games(conn: sqlite3.Connection, player_id: str) -> bool:
+    return conn.execute("SELECT 1 FROM game_players WHERE player_id = ? LIMIT 1",
+                        (player_id,)).fetchone() is not None
+
+
+def resolve(conn: sqlite3.Connection, name: str, name_key: str) -> str | None:
+    """The player id ``name`` names, if that player has finished a game: a player id
+    (``p_…``, ``bot:<level>``), else the account whose claimed name has the unique form
+    ``name_key`` (`wizard.server.tables.names.name_key`), else the rated player last seen
+    under that name."""
+    if _has_games(conn, name):
         return name
+    row = conn.execute("SELECT player_id FROM accounts WHERE name_key = ?",
+                       (name_key,)).fetchone()
+    if row is not None:
+        return str(row[0]) if _has_games(conn, row[0]) else None
     row = conn.execute("SELECT player_id FROM ratings WHERE name = ? ORDER BY updated DESC "
                        "LIMIT 1", (name,)).fetchone()
     return None if row is None else str(row[0])
+
+
+def is_private(conn: sqlite3.Connection, player_id: str) -> bool:
+    """Whether ``player_id``'s profile answers only to them (an account's choice)."""
+    row = conn.execute("SELECT private FROM accounts WHERE player_id = ?",
+                       (player_id,)).fetchone()
+    return row is not None and bool(row[0])
 
 
 def profile(conn: sqlite3.Connection, player_id: str, viewer_id: str | None
@@ -77,6 +98,8 @@ def profile(conn: sqlite3.Connection, player_id: str, viewer_id: str | None
     """``player_id``'s profile as ``viewer_id`` (None: anyone) may see it."""
     rated = conn.execute("SELECT name, mu, sigma, games FROM ratings WHERE player_id = ?",
                          (player_id,)).fetchone()
+    account = conn.execute("SELECT name, private FROM accounts WHERE player_id = ?",
+                           (player_id,)).fetchone()
     games, wins, average, made, rounds = conn.execute(
         "SELECT COUNT(*), COALESCE(SUM(won), 0), AVG(score), SUM(made), SUM(rounds) "
         "FROM game_players WHERE player_id = ?", (player_id,)).fetchone()
@@ -97,12 +120,14 @@ def profile(conn: sqlite3.Connection, player_id: str, viewer_id: str | None
         f"WHERE gp.player_id = ? AND {listed} ORDER BY gp.finished DESC LIMIT ?",
         (player_id, *params, RECENT_GAMES)).fetchall()
     bot = player_id.startswith(BOT_PREFIX)
-    name = rated[0] if rated else _name_in(recent, player_id)
+    name = account[0] if account else rated[0] if rated else _name_in(recent, player_id)
     return {
         "player_id": player_id,
         "name": name,
         "bot": bot,
         "level": player_id[len(BOT_PREFIX):] if bot else None,
+        "account": account is not None,
+        "private": bool(account and account[1]),
         "rating": _rating(rated[1], rated[2], rated[3], landmarks(conn)) if rated else None,
         "history": [{"at": iso_time(at), "rating": display(PlayerRating(mu, sigma)),
                      "uncertainty": uncertainty(PlayerRating(mu, sigma))}
@@ -125,4 +150,5 @@ def _name_in(recent: list[tuple[Any, ...]], player_id: str) -> str | None:
     return None
 
 
-__all__ = ["HISTORY_POINTS", "RECENT_GAMES", "landmarks", "leaderboard", "profile", "resolve"]
+__all__ = ["HISTORY_POINTS", "RECENT_GAMES", "is_private", "landmarks", "leaderboard", "profile",
+           "resolve"]

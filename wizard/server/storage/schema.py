@@ -1,7 +1,7 @@
 """The database's schema: one migration per version, applied forward at start.
 
 >>> SCHEMA_VERSION  # a database at an older version is brought here by `migrate`
-8
+9
 """
 
 from __future__ import annotations
@@ -146,6 +146,11 @@ MIGRATIONS: tuple[str, ...] = (
         changed REAL NOT NULL
     );
     CREATE INDEX players_by_player_id ON players(player_id);
+    """,
+    # 9: an account holder may make their profile private (`POST /api/profile`): their
+    # profile answers only to them and the leaderboard leaves them out
+    """
+    ALTER TABLE accounts ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
