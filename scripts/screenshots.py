@@ -4,7 +4,8 @@ Starts its own ``wizard serve`` on a free loopback port (bots at once), drives D
 Chromium with Playwright, and writes: lobby.png, table.png (a trick in progress),
 round-summary.png (the end of a round), last-trick.png (the previous trick on request),
 scoresheet.png (the score pad and chart after some rounds), game-over.png, phone.png,
-phone-bidding.png (the last round's bid on a phone) and help.png (the rules page).
+phone-bidding.png (the last round's bid on a phone), help.png (the rules page),
+leaderboard.png (provisional ratings shown) and profile.png (a player's rating history).
 
     .venv/bin/python scripts/screenshots.py [--url http://127.0.0.1:8000]
 
@@ -86,6 +87,37 @@ def open_table(browser: Browser, url: str, host: str, players: int, bots: int,
     return page
 
 
+def short_game(page: Page, level: str) -> None:
+    """A two-round game against two bots, played to its rating change."""
+    page.goto("/#/")
+    page.select_option("#bots-players", "3")
+    page.select_option("#bots-level", level)
+    page.select_option("#bots-length", "short")
+    page.fill("#bots-rounds", "2")
+    page.click("#play-bots")
+    page.wait_for_url("**/#/table/*")
+    play_until(page, ".end .ranking", 60)
+    expect(page.locator("#rating-change .rc-after")).to_be_visible()
+
+
+def rating_shots(browser: Browser, url: str, morgan: Page) -> None:
+    """A few more rated games, then the leaderboard (provisional shown) and Morgan's profile."""
+    percival = new_page(browser, url, "Percival")
+    for level in ("easy", "medium", "easy"):
+        short_game(percival, level)
+    for level in ("easy", "medium", "hard", "easy", "medium"):
+        short_game(morgan, level)
+    morgan.goto("/#/leaderboard")
+    morgan.check("#lb-provisional")
+    expect(morgan.locator(".lb-table tbody tr")).to_have_count(5)
+    shoot(morgan, "leaderboard.png")
+    me = morgan.evaluate("() => window.__wizard.store.me.player_id")
+    morgan.goto(f"/#/player/{me}")
+    expect(morgan.locator("svg.rating-chart circle")).to_have_count(6)
+    shoot(morgan, "profile.png")
+    morgan.goto("/#/")
+
+
 @contextlib.contextmanager
 def server_url(url: str | None) -> Iterator[str]:
     if url:
@@ -118,6 +150,8 @@ def main() -> int:
             expect(finisher.locator(".table-list .table-row")).to_have_count(2)
             expect(finisher.locator(".history-box .game-row")).to_have_count(1)
             shoot(finisher, "lobby.png")
+
+            rating_shots(browser, url, finisher)
 
             # the end of round 1 held on screen, then the previous trick of round 2
             paced = new_page(browser, url, "Nimue", trick_show_ms=300, roundShowMs=600_000)

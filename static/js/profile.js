@@ -61,7 +61,7 @@ export class ProfileView {
                                    title: `Provisional until ${PROVISIONAL_GAMES} rated games`},
           `provisional · ${r.rated_games} of ${PROVISIONAL_GAMES} games`) : null)
         : h("p", {class: "muted"}, "Not rated yet."),
-      r && r.near && !p.bot ? h("p", {class: "plays-like", id: "plays-like"}, `Plays like a ${levelName(r.near)} bot`) : null,
+      r && r.near && !p.bot ? h("p", {class: "plays-like", id: "plays-like"}, `Plays like ${/^[aeiou]/i.test(r.near) ? "an" : "a"} ${levelName(r.near)} bot`) : null,
       p.bot ? h("p", {class: "muted"}, `The ${levelName(p.level)} bot: a landmark of the scale, rated by the same games as everyone.`) : null);
     const chart = h("section", {class: "panel", "aria-labelledby": "history-title"},
       h("h2", {id: "history-title"}, "Rating history"),

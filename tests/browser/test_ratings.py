@@ -92,7 +92,7 @@ def test_the_profile_draws_the_history_and_links_the_replays(rated: Page) -> Non
     expect(rated.locator("#profile-rating")).to_have_text(RATING)
     expect(rated.locator("#profile-provisional")).to_contain_text("2 of 10 games")
     expect(rated.locator("#plays-like")).to_have_text(
-        re.compile(r"^Plays like a (Easy|Medium|Hard|Master) bot$"))
+        re.compile(r"^Plays like (an Easy|a Medium|a Hard|a Master) bot$"))
     chart = rated.locator("svg.rating-chart")
     expect(chart.locator("circle.rc-point")).to_have_count(2)
     line = re.compile(r"^M[\d.]+,[\d.]+ L[\d.]+,[\d.]+$")  # two points
