@@ -20,10 +20,9 @@ from wizard.engine.core import (
     PLAYING,
     ROUND_DONE,
     TRICK_DONE,
-    deal_orders,
-    first_dealer_for,
     random_index,
 )
+from wizard.engine.deal import deal_orders, first_dealer_for
 from wizard.engine.rules import LEAD_FREE, LEAD_NONE
 
 

@@ -36,6 +36,7 @@ from wizard.engine import (
 )
 from wizard.engine import core as fast
 from wizard.engine.cards import ALL_CARDS_MASK, card_id
+from wizard.engine.deal import deal_orders
 
 W1, W2, W3, W4 = 52, 53, 54, 55
 J1, J2, J3, J4 = 56, 57, 58, 59
@@ -109,7 +110,7 @@ def finish_with(game: WizardGame, choose: Callable[[list], object]) -> list[obje
 def seed_turning(num_players: int, wanted: Callable[[int], bool]) -> int:
     """The smallest seed whose round-1 turned card satisfies ``wanted``."""
     for seed in range(10_000):
-        if wanted(fast.deal_orders(seed, num_players)[0][num_players]):
+        if wanted(deal_orders(seed, num_players)[0][num_players]):
             return seed
     raise AssertionError("no such seed")
 
@@ -227,7 +228,7 @@ def test_last_round_deals_all_60_cards_and_turns_no_trump(players: int) -> None:
 def test_the_card_after_the_deal_is_turned_and_its_suit_is_trump() -> None:
     seed = seed_turning(4, turns_number)
     game = WizardGame(4, seed=seed, first_dealer=0)
-    turned = fast.deal_orders(seed, 4)[0][4]
+    turned = deal_orders(seed, 4)[0][4]
     assert game.trump_card == card_from_id(turned)
     assert game.trump_suit is card_from_id(turned).suit
     assert all(card_from_id(turned) not in game.hand(p) for p in range(4))

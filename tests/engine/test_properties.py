@@ -224,8 +224,8 @@ class Checker:
                 assert list(result.scores) == self.scores
                 assert game.round_history[-1] == result
                 self.trick_wins = [0] * n
-                self.chosen = None
             elif isinstance(event, RoundStarted):
+                self.chosen = None  # kept until then: a short game ends with its last trump
                 assert event.round_number == before["round_number"] + 1
                 assert event.dealer == (before["dealer"] + 1) % n == game.dealer
                 assert event.trump_card == game.trump_card

@@ -12,8 +12,6 @@ generator state and a game replays identically from its seed and its actions.
 
 from __future__ import annotations
 
-import random
-import struct
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +25,7 @@ from .cards import (
     SUIT_MASKS,
     WIZARD_MASK,
 )
+from .deal import deal_orders, first_dealer_for
 from .rules import (
     LEAD_NONE,
     round_score,
@@ -50,35 +49,6 @@ GAME_DONE = 3  # the trick and round that ended the game, too
 _TRUMP_CHOICE_MASK = 0b1111 << TRUMP_BASE
 
 
-_KEYS = struct.Struct("<60Q").unpack
-
-
-def deal_orders(
-    seed: int, num_players: int, rounds: int | None = None
-) -> tuple[tuple[int, ...], ...]:
-    """For every round of the game with ``seed``: the dealt cards then the turned card.
-
-    ``rounds`` (default: the full game) is how many rounds to deal; a short game's
-    deals are the first rounds of the full game with the same seed.
-
-    One generator per game (string seeding hashes with SHA-512, so negative and
-    positive seeds do not collide). Each round draws 60 64-bit keys, read
-    little-endian so the deal is the same on every platform, and runs as many
-    Fisher–Yates steps as it needs cards. A pure function of its arguments.
-    """
-    rng = random.Random(f"wizard:{seed}")
-    orders = []
-    for round_number in range(1, total_rounds(num_players, rounds) + 1):
-        needed = min(num_players * round_number + 1, NUM_CARDS)
-        keys = _KEYS(rng.getrandbits(64 * NUM_CARDS).to_bytes(8 * NUM_CARDS, "little"))
-        deck = list(range(NUM_CARDS))
-        for i in range(needed):
-            j = i + (keys[i] * (NUM_CARDS - i) >> 64)
-            deck[i], deck[j] = deck[j], deck[i]
-        orders.append(tuple(deck[:needed]))
-    return tuple(orders)
-
-
 def random_index(mask: int, rand: Callable[[], float]) -> int:
     """A uniformly random set bit of ``mask`` (non-empty), drawn with one call of ``rand``."""
     skip = int(rand() * mask.bit_count())
@@ -86,10 +56,6 @@ def random_index(mask: int, rand: Callable[[], float]) -> int:
         mask &= mask - 1
         skip -= 1
     return (mask & -mask).bit_length() - 1
-
-
-def first_dealer_for(seed: int, num_players: int) -> int:
-    return random.Random(f"wizard:{seed}:dealer").randrange(num_players)
 
 
 class GameCore:

@@ -35,7 +35,8 @@ from functools import cache
 
 from wizard.engine import GameCore, Observation, Phase
 from wizard.engine.cards import ALL_CARDS_MASK, JESTER_MASK, NUM_CARDS, SUIT_MASKS, WIZARD_MASK
-from wizard.engine.core import BIDDING, CHOOSING_TRUMP, PLAYING, deal_orders
+from wizard.engine.core import BIDDING, CHOOSING_TRUMP, PLAYING
+from wizard.engine.deal import deal_orders
 from wizard.engine.rules import lead_of, trick_winner
 
 from ..agents.heuristic import expected_tricks
