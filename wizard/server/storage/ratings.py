@@ -10,7 +10,9 @@ or neither; a game already counted is never counted again.
 A game is rated when its table was rated (`TableSettings.rated`, default yes), at
 least one person sat at it and at least two seats are players or bots. Bots are
 the players ``bot:<level>``; a level at several seats of one game plays each seat,
-and its rating becomes the mean of those seats' results.
+and its rating becomes the mean of those seats' results. A person who left during
+the game is rated with their seat's final place: the bot that took the seat over
+(``StoredSeat.left_player_id``) played for them, and is not rated for it.
 
 `rebuild` recomputes everything from the stored games, in the order they were rated
 (games finished before ratings existed first, by finish time): the same numbers.
@@ -34,7 +36,10 @@ BOT_PREFIX = "bot:"
 
 
 def seat_player(seat: StoredSeat) -> str | None:
-    """The rated player of a stored seat: a person's id, ``bot:<level>``, or None."""
+    """The rated player of a stored seat: a person's id, ``bot:<level>``, or None. A bot
+    standing in for a person who left mid-game plays for them: the person's id."""
+    if seat.kind == "bot" and seat.left_player_id:
+        return seat.left_player_id
     if seat.kind == "bot" and seat.level:
         return BOT_PREFIX + seat.level
     if seat.kind == "player" and seat.player_id:
@@ -43,6 +48,8 @@ def seat_player(seat: StoredSeat) -> str | None:
 
 
 def seat_name(seat: StoredSeat) -> str:
+    if seat.kind == "bot" and seat.left_player_id:
+        return seat.left_name or "?"
     if seat.kind == "bot":
         return seat.name or f"Bot ({seat.level})"
     return seat.name or "?"
@@ -98,7 +105,7 @@ def count_game(conn: sqlite3.Connection, game_id: str) -> bool:
           int(index in result.winners),
           result.made[index] if len(result.made) == len(seats) else None,
           result.rounds or None) for index, player, _ in entrants])
-    people = any(seat.kind == "player" for _, _, seat in entrants)
+    people = any(not player.startswith(BOT_PREFIX) for _, player, _ in entrants)
     if not info.rated or not people or len(entrants) < 2:
         return False
     ids = sorted({player for _, player, _ in entrants})

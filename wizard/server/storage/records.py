@@ -36,6 +36,10 @@ class StoredSeat(msgspec.Struct, frozen=True, omit_defaults=True):
     level: str | None = None  # a bot's
     name: str | None = None  # a player's, or a bot's during a game
     bot: dict[str, Any] | None = None  # a bot's drawn settings (`BotSettings.to_dict`)
+    # a bot standing in for the person who left this seat mid-game: that person (rated
+    # with the seat's final place, `storage.ratings`)
+    left_player_id: str | None = None
+    left_name: str | None = None
 
 
 EMPTY_SEAT = StoredSeat("empty")

@@ -32,7 +32,9 @@ class SeatKind(enum.StrEnum):
 
 @dataclass(slots=True)
 class Seat:
-    """One seat. ``away``: its player's grace ran out and a stand-in plays for them."""
+    """One seat. ``away``: its player's grace ran out and a stand-in plays for them.
+    ``left_by``: the ``(player id, name)`` of the person who left this seat during the
+    game a bot now plays for them (rated with the seat's result); None otherwise."""
 
     index: int
     kind: SeatKind = SeatKind.EMPTY
@@ -40,6 +42,7 @@ class Seat:
     level: BotLevel | None = None
     bot: BotSettings | None = None
     away: bool = False
+    left_by: tuple[str, str] | None = None
 
     @property
     def played_by_bot(self) -> bool:
@@ -50,24 +53,31 @@ class Seat:
         """``player`` takes this seat."""
         self.kind, self.player, self.level, self.bot, self.away = (
             SeatKind.PLAYER, player, None, None, False)
+        self.left_by = None
 
-    def give_to_bot(self, level: BotLevel, bot: BotSettings | None = None) -> None:
-        """A bot of ``level`` takes this seat (``bot``: its strength, drawn at game start)."""
+    def give_to_bot(self, level: BotLevel, bot: BotSettings | None = None,
+                    left_by: tuple[str, str] | None = None) -> None:
+        """A bot of ``level`` takes this seat (``bot``: its strength, drawn at game start;
+        ``left_by``: the person it plays the rest of the game for)."""
         self.kind, self.player, self.level, self.bot, self.away = (
             SeatKind.BOT, None, level, bot, False)
+        self.left_by = left_by
 
     def clear(self) -> None:
         """Nobody sits here any more."""
         self.kind, self.player, self.level, self.bot, self.away = (
             SeatKind.EMPTY, None, None, None, False)
+        self.left_by = None
 
     def record(self) -> StoredSeat:
         """What the store keeps of this seat during a game (no token: it lives elsewhere)."""
         if self.kind is SeatKind.PLAYER and self.player is not None:
             return StoredSeat("player", player_id=self.player.player_id, name=self.player.name)
         if self.kind is SeatKind.BOT and self.level is not None and self.bot is not None:
+            left_id, left_name = self.left_by or (None, None)
             return StoredSeat("bot", level=self.level.value, name=bot_name(self.level),
-                              bot=self.bot.to_dict())
+                              bot=self.bot.to_dict(), left_player_id=left_id,
+                              left_name=left_name)
         raise ValueError(f"seat {self.index} is empty during a game")
 
     def info(self) -> SeatInfo:
@@ -141,10 +151,12 @@ class Seats(list[Seat]):
                                 f"seats {empty} are empty: fill them with players or bots")
 
     def draw_bots(self, rng: random.Random) -> None:
-        """Draw each bot's strength and seed for a new game (`bots.draw_settings`)."""
+        """Draw each bot's strength and seed for a new game (`bots.draw_settings`); a bot
+        that stood in for someone who left the last game now plays for itself."""
         for seat in self:
             if seat.kind is SeatKind.BOT and seat.level is not None:
                 seat.bot = draw_settings(seat.level, rng)
+                seat.left_by = None
 
 
 def restore_seats(records: Sequence[StoredSeat],
@@ -161,6 +173,8 @@ def restore_seats(records: Sequence[StoredSeat],
             seat.kind, seat.level = SeatKind.BOT, BotLevel.parse(record.level)
             if not waiting:
                 seat.bot = BotSettings.from_dict(record.bot)
+                if record.left_player_id is not None:
+                    seat.left_by = (record.left_player_id, record.left_name or "?")
         elif record.kind == "player" and record.player_id is not None and record.name is not None:
             seat.kind, seat.player = SeatKind.PLAYER, player_for(record.player_id, record.name)
         elif not (waiting and record.kind == "empty"):

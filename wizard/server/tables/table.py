@@ -145,11 +145,14 @@ class Table:
                 return
             if self.status is TableStatus.PLAYING:
                 # a bot takes the seat: stored first, so a failed write leaves them seated
+                # it plays for them: they are rated with the seat's final place
                 bot = draw_settings(BotLevel.MEDIUM, self.services.rng)
-                stand_in = Seat(seat.index, SeatKind.BOT, level=BotLevel.MEDIUM, bot=bot)
+                left_by = (player.player_id, player.name)
+                stand_in = Seat(seat.index, SeatKind.BOT, level=BotLevel.MEDIUM, bot=bot,
+                                left_by=left_by)
                 await self.services.store.seats_changed(self.table_id,
                                                         self.seats.records({seat.index: stand_in}))
-                seat.give_to_bot(BotLevel.MEDIUM, bot)
+                seat.give_to_bot(BotLevel.MEDIUM, bot, left_by)
             else:
                 others = [p for p in self.humans() if p is not player]
                 if others:  # the last one leaving closes the table (and drops its record)
