@@ -94,6 +94,12 @@ store.addEventListener("change", (event) => {
   }
 });
 
+/** What the welcome form says when the server refuses the name a hello carried. */
+const NAME_REFUSALS = new Map([
+  ["name_taken", "That name belongs to an account. If it is yours, log in below; otherwise choose another name."],
+  ["bad_name", "That name cannot be used here (too long, or it looks like a bot's): choose another."],
+]);
+
 async function hello() {
   const name = localStorage.getItem(NAME_KEY);
   const token = localStorage.getItem(TOKEN_KEY);
@@ -107,7 +113,11 @@ async function hello() {
       await socket.request({type: "hello", name});
     }
   } catch (err) {
-    if (err.code !== "disconnected") toast(`Could not sign in: ${err.message}`, "error");
+    if (NAME_REFUSALS.has(err.code)) {
+      askName(NAME_REFUSALS.get(err.code)); // the name is an account's (or not a name): choose again
+    } else if (err.code !== "disconnected") {
+      toast(`Could not sign in: ${err.message}`, "error");
+    }
     return;
   }
   identified = true;
@@ -159,8 +169,8 @@ function route({resume = false} = {}) {
   }
 }
 
-function nameForm({initial = "", onDone}) {
-  const problem = h("p", {class: "form-problem", id: "name-problem", role: "alert"});
+function nameForm({initial = "", onDone, refused = ""}) {
+  const problem = h("p", {class: "form-problem", id: "name-problem", role: "alert"}, refused);
   const input = h("input", {id: "name-input", name: "name", required: true, maxlength: "32",
                             autocomplete: "nickname", value: initial, placeholder: "e.g. Merlin",
                             "aria-describedby": "name-problem",
@@ -190,9 +200,12 @@ function nameForm({initial = "", onDone}) {
   return form;
 }
 
-function askName() {
-  mount(main, h("div", {class: "center-page"}, h("div", {class: "welcome-forms"}, nameForm({onDone: () => start()}),
-    h("details", {class: "panel login-panel"}, h("summary", null, "I have an account"), loginForm(() => start())))));
+function askName(refused = "") {
+  // after a refused hello the socket is open: the new name says hello on it
+  const onDone = () => (socket.isOpen ? hello() : start());
+  const initial = refused ? localStorage.getItem(NAME_KEY) || "" : "";
+  mount(main, h("div", {class: "center-page"}, h("div", {class: "welcome-forms"}, nameForm({onDone, initial, refused}),
+    h("details", {class: "panel login-panel"}, h("summary", null, "I have an account"), loginForm(onDone)))));
 }
 
 meButton.addEventListener("click", () => {

@@ -14,12 +14,6 @@ def player_id(page: Page) -> str:
     return str(page.evaluate("() => window.__wizard.store.me.player_id"))
 
 
-def left(page: Page, account_id: str) -> None:
-    """Wait until the page plays as someone other than the account."""
-    me = "window.__wizard.store.me"
-    page.wait_for_function(f"id => {me} && {me}.player_id !== id", arg=account_id)
-
-
 def open_me(page: Page) -> None:
     page.click("#me")
     expect(page.locator("dialog .account-panel")).to_be_visible()
@@ -51,14 +45,20 @@ def test_claim_log_in_elsewhere_change_password_and_log_out(open_page: Callable[
     expect(phone.locator("#me")).to_have_text("Vera")
     assert player_id(phone) == account_id
 
-    # someone else cannot claim the name, in any case
-    other = open_page("VERA")
-    open_me(other)
-    other.fill("#claim-password", "another horse")
-    other.click("#claim-form button[type=submit]")
-    expect(other.locator("#claim-form-problem")).to_contain_text("already has an account")
+    # someone else cannot play under the claimed name, in any case: the welcome form says
+    # why and keeps them there until they choose another name
+    other = open_page()
+    other.fill("#name-input", "VERA")
+    other.click("form.name-panel button[type=submit]")
+    expect(other.locator("#name-problem")).to_contain_text("belongs to an account")
+    expect(other.locator("#name-input")).to_be_visible()
+    other.fill("#name-input", "Otto")
+    other.click("form.name-panel button[type=submit]")
+    expect(other.locator("#conn")).to_have_attribute("data-state", re.compile("open|reconnected"))
+    expect(other.locator("#me")).to_have_text("Otto")
 
-    # a new password on the phone signs the first device out (it plays on as a new guest)
+    # a new password on the phone signs the first device out: it is back at the welcome
+    # form, which says the name is an account's (log in, or play as someone else)
     open_me(phone)
     phone.fill("#old-password", "correct horse")
     phone.fill("#new-password", "battery staple")
@@ -66,14 +66,20 @@ def test_claim_log_in_elsewhere_change_password_and_log_out(open_page: Callable[
     expect(phone.locator("dialog")).to_have_count(0)
     expect(phone.locator("#conn")).to_have_attribute("data-state", re.compile("open|reconnected"))
     expect(phone.locator("#me")).to_have_attribute("title", "Vera: your account")
-    left(vera, account_id)
     assert player_id(phone) == account_id
-    expect(vera.locator("#me")).to_have_attribute("title", re.compile("change your name$"))
+    expect(vera.locator("#name-problem")).to_contain_text("belongs to an account")
 
-    # log out: the phone is a guest again
+    # log out: the phone too is signed out; logging in again (new password) is Vera again
     open_me(phone)
     phone.click("#logout")
-    left(phone, account_id)
-    expect(phone.locator("#me")).to_have_attribute("title", re.compile("change your name$"))
-    open_me(phone)
-    expect(phone.locator("#claim-form")).to_be_visible()
+    expect(phone.locator("#name-problem")).to_contain_text("belongs to an account")
+    phone.click(".login-panel summary")
+    phone.fill("#login-name", "Vera")
+    phone.fill("#login-password", "correct horse")
+    phone.click("#login-form button[type=submit]")
+    expect(phone.locator("#login-form-problem")).to_have_text("Wrong password.")
+    phone.fill("#login-password", "battery staple")
+    phone.click("#login-form button[type=submit]")
+    expect(phone.locator("#conn")).to_have_attribute("data-state", re.compile("open|reconnected"))
+    expect(phone.locator("#me")).to_have_attribute("title", "Vera: your account")
+    assert player_id(phone) == account_id
