@@ -12,6 +12,7 @@ export const OPTION_HELP = {
   wizard_trump_dealer_chooses: "When the turned-up trump card is a Wizard, the dealer names the trump suit; otherwise that round has no trump.",
   private: "The table is not listed in the lobby and its finished game is only shown to its players; others join with your invite link.",
   turn_seconds: "How long each player has for a move; when it runs out, a card or bid is chosen for them.",
+  rated: "A rated table's finished games change its players' ratings; an unrated table's change no rating (they still count in your profile's games).",
   rounds: "The full game deals 1, 2, 3 … cards until the deck runs out (60 / players rounds); a short game stops after the rounds you choose.",
 };
 
@@ -69,7 +70,8 @@ export class HelpView {
           h("dt", null, "Hidden bids"), h("dd", null, OPTION_HELP.hidden_bids),
           h("dt", null, "Dealer names trump when a Wizard is turned"), h("dd", null, OPTION_HELP.wizard_trump_dealer_chooses),
           h("dt", null, "Turn clock"), h("dd", null, OPTION_HELP.turn_seconds),
-          h("dt", null, "Private table"), h("dd", null, OPTION_HELP.private))),
+          h("dt", null, "Private table"), h("dd", null, OPTION_HELP.private),
+          h("dt", null, "Rated"), h("dd", null, OPTION_HELP.rated))),
       h("section", {"aria-labelledby": "help-bots"},
         h("h2", {id: "help-bots"}, "Bot levels"),
         h("dl", {class: "help-options"}, Object.entries(LEVEL_HELP).map(([level, text]) => [

@@ -9,9 +9,10 @@ import {LeaderboardPanel} from "./leaderboard.js";
 export const LEVELS = ["easy", "medium", "hard", "master"];
 const TURN_CHOICES = [[0, "No clock"], [30, "30 s"], [60, "60 s"], [90, "90 s"], [120, "2 min"]];
 
-export function optionBadges(options, turnSeconds, players) {
+export function optionBadges(options, turnSeconds, players, rated = true) {
   const badges = [];
   if (players !== undefined) badges.push([lengthText(options, players), OPTION_HELP.rounds]);
+  if (rated === false) badges.push(["Unrated", OPTION_HELP.rated]);
   badges.push(options.forbid_even_bids ? ["Bids may not add up", OPTION_HELP.forbid_even_bids]
     : ["Any bid allowed", "The bids may add up to the number of cards dealt."]);
   if (options.hidden_bids) badges.push(["Hidden bids", OPTION_HELP.hidden_bids]);
@@ -65,6 +66,16 @@ function checkbox(id, label, checked, hint, tip) {
     h("label", {for: id}, label, hint ? h("span", {class: "hint"}, hint) : null));
 }
 
+/** The table's `rated` option, checked by default (as the server's). */
+function ratedCheck(id) {
+  return checkbox(id, "Rated", true, "counts for your rating", OPTION_HELP.rated);
+}
+
+/** A tag saying a table is unrated (its games change no rating), or null for a rated one. */
+export function unratedTag(info) {
+  return info.rated === false ? h("span", {class: "tag tag-unrated", title: OPTION_HELP.rated}, "Unrated") : null;
+}
+
 /** Run `send()` (a create/play_bots request) and go to the table it seated me at. */
 export async function goToNewTable(ctx, send) {
   const before = new Set(ctx.store.tables.keys());
@@ -114,6 +125,7 @@ export class LobbyView {
       goToNewTable(this.ctx, () => this.ctx.ask({
         type: "play_bots", players: Number(f.get("bots-players")), level: f.get("bots-level"),
         turn_seconds: Number(f.get("bots-turn")), options: {rounds: roundsOf(f, "bots")},
+        rated: f.get("bots-rated") !== null,
       }));
     }},
       h("div", {class: "row"},
@@ -122,6 +134,7 @@ export class LobbyView {
           "How strong the bots play")),
         h("div", {class: "field"}, select("bots-turn", "Turn clock", TURN_CHOICES, 0, OPTION_HELP.turn_seconds))),
       lengthFields("bots"),
+      ratedCheck("bots-rated"),
       levelNote,
       h("button", {class: "btn btn-primary btn-big", type: "submit", id: "play-bots"}, "Play against bots"));
 
@@ -139,12 +152,14 @@ export class LobbyView {
         },
         private: f.get("opt-private") !== null,
         turn_seconds: Number(f.get("create-turn")),
+        rated: f.get("create-rated") !== null,
       }));
     }},
       h("div", {class: "row"},
         h("div", {class: "field"}, select("create-players", "Players", [3, 4, 5, 6].map((n) => [n, String(n)]), 4)),
         h("div", {class: "field"}, select("create-turn", "Turn clock", TURN_CHOICES, 60, OPTION_HELP.turn_seconds))),
       lengthFields("create"),
+      ratedCheck("create-rated"),
       h("fieldset", null, h("legend", null, "Rules ", h("a", {href: "#/help", class: "legend-link"}, "(how to play)")),
         checkbox("opt-even", "Bids may not add up to the cards dealt", true, "the last bidder must leave someone short", OPTION_HELP.forbid_even_bids),
         checkbox("opt-hidden", "Hidden bids", false, "bids are revealed once everyone has bid", OPTION_HELP.hidden_bids),
@@ -205,7 +220,7 @@ export class LobbyView {
     mount(this.mineBox, mine.length ? h("div", {class: "mine"},
       h("h3", null, "Your tables"),
       h("ul", {class: "rows"}, mine.map((t) => h("li", {class: "table-row"},
-        h("span", {class: "ellipsis", title: tableTitle(t)}, tableTitle(t), " · ", statusText(t.status)),
+        h("span", {class: "ellipsis", title: tableTitle(t)}, tableTitle(t), " · ", statusText(t.status), unratedTag(t)),
         h("a", {class: "btn btn-small btn-primary", href: `#/table/${encodeURIComponent(t.table_id)}`}, "Return"))))) : null);
     const open = store.lobbyTables;
     if (!open.length) {
@@ -227,7 +242,7 @@ export class LobbyView {
           t.spectators ? ` · ${t.spectators} watching` : ""),
         h("ul", {class: "seat-chips", "aria-label": "Seats"}, t.seats.map((s) => h("li", {class: `chip chip-${s.kind}`,
           title: s.kind === "empty" ? null : s.name}, s.kind === "empty" ? "open seat" : s.name))),
-        optionBadges(t.options, t.turn_seconds, t.seats.length)),
+        optionBadges(t.options, t.turn_seconds, t.seats.length, t.rated)),
       h("div", {class: "table-row-actions"},
         seated ? h("a", {class: "btn btn-small btn-primary", href: `#/table/${encodeURIComponent(t.table_id)}`}, "Return") : null,
         canJoin ? h("button", {class: "btn btn-small btn-primary", type: "button", "aria-label": `Join ${tableTitle(t)}`,

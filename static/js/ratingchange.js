@@ -1,7 +1,7 @@
 // My rating change on the game-over screen: once a finished game is rated (in the same
 // commit as the game's end), my profile counts one more rated game; it is polled a few
 // times (bounded), then "Your rating: 1500 → 1523 (+23)" is shown, or nothing if the game
-// was not rated.
+// was not rated (an unrated table's game is not polled for).
 
 import {h} from "./dom.js";
 import {fetchProfile, signed, START_RATING} from "./ratings.js";
@@ -38,10 +38,17 @@ export class GameRating {
     this.counted = null; // my rated games after the last change shown: the next game's "before"
   }
 
-  /** Once per finished game: start waiting for my new rating (`ratings`: the seats' SeatRatings). */
-  await(game, me, ratings) {
+  /**
+   * Once per finished game: start waiting for my new rating (`ratings`: the seats' SeatRatings).
+   * An unrated table's game (`rated` false) changes no rating: nothing is polled or shown.
+   */
+  await(game, me, ratings, rated = true) {
     if (this.game === game || !me) return;
     this.game = game;
+    if (!rated) {
+      this.change = {state: "none"};
+      return;
+    }
     this.change = {state: "waiting"};
     const before = this.counted !== null ? this.counted : ratings.gamesBefore(me.player_id);
     ratingChange(me.player_id, before).then((change) => {

@@ -8,7 +8,7 @@ import {cardButton, cardLabel, isTouch, SUITS, sortHand, suitIcon, suitLabel} fr
 import {ChatPanel} from "./chat.js";
 import {displayNames, feltView, tickClocks} from "./felt.js";
 import {ROUND_SHOW_MS} from "./state.js";
-import {tableTitle} from "./lobby.js";
+import {tableTitle, unratedTag} from "./lobby.js";
 import {scoreChart, scorePad} from "./scoresheet.js";
 import {GameRating} from "./ratingchange.js";
 import {SeatRatings} from "./ratings.js";
@@ -224,7 +224,7 @@ export class TableView {
     const game = this.ctx.store.games.get(this.tableId);
     const head = h("div", {class: "table-head"},
       h("h1", {title: tableTitle(info)}, tableTitle(info)),
-      me === null ? h("span", {class: "tag tag-watch"}, "watching") : null,
+      me === null ? h("span", {class: "tag tag-watch"}, "watching") : null, unratedTag(info),
       h("div", {class: "head-actions"},
         h("a", {class: "btn btn-small btn-ghost", href: "#score-sheet", onClick: (e) => {
           e.preventDefault();
@@ -235,7 +235,7 @@ export class TableView {
         this.leaveButton()));
     const finished = obs.phase === "finished";
     const seats = displayNames(info.seats).map((name, i) => ({...info.seats[i], name, rating: this.ratings.get(info.seats[i], finished)}));
-    if (finished && info.status === "finished" && me !== null) this.gameRating.await(info.game, this.ctx.store.me, this.ratings);
+    if (finished && info.status === "finished" && me !== null) this.gameRating.await(info.game, this.ctx.store.me, this.ratings, info.rated !== false);
     // the previous trick of this round (the engine's last_trick also spans into the next deal)
     const lastTrick = !shown.completedTrick && obs.phase === "playing" && obs.trick_number > 1 ? obs.last_trick : null;
     if (!lastTrick) this.reviewOpen = false;

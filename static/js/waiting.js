@@ -63,7 +63,7 @@ export function waitingRoom(view, info) {
   const hostSeat = info.seats.find((s) => s.player_id === info.host);
   return h("section", {class: "panel waiting", "aria-labelledby": "waiting-title"},
     h("h1", {id: "waiting-title"}, tableTitle(info), info.private ? h("span", {class: "tag"}, "private") : null),
-    optionBadges(info.options, info.turn_seconds, info.seats.length),
+    optionBadges(info.options, info.turn_seconds, info.seats.length, info.rated),
     h("ol", {class: "wait-seats", "aria-label": "Seats"}, info.seats.map((seat) => seatRow(view, info, seat, isHost))),
     h("div", {class: "invite"},
       h("label", {for: "invite-link"}, "Invite friends with this link"),
