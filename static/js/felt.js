@@ -111,10 +111,11 @@ export function trickWinnerText(name, isMe) {
  * params: {n, bottom (seat drawn at the bottom), me (my seat or null), seats (table seat
  * infos), obs (observation-shaped), completedTrick (TrickResult JSON or null), sweep (the
  * taken trick moves to its winner), clock, isFresh (card id → animate it as just played?),
- * extra (elements laid over the felt)}
+ * extra (elements laid over the felt and its side boxes), onFelt (elements laid over the felt alone,
+ * centred on it: the round summary, which must not cover the trump, the round or the bids)}
  */
 export function feltView({n, bottom, me, seats, obs, completedTrick, sweep = false, clock, isFresh = () => false,
-                          topExtra = null, extra = null}) {
+                          topExtra = null, extra = null, onFelt = null}) {
   const trickCards = completedTrick ? completedTrick.cards : obs.current_trick;
   const winner = completedTrick ? completedTrick.winner : null;
   const names = (seat) => (seats[seat] ? seats[seat].name : `Seat ${seat + 1}`);
@@ -140,7 +141,7 @@ export function feltView({n, bottom, me, seats, obs, completedTrick, sweep = fal
   const balance = bidBalance(obs);
   const felt = h("div", {class: `felt felt-${n}`, dataset: {players: String(n)}},
     trick, caption,
-    Array.from({length: n}, (_, seat) => seatPanel({seat, info: seats[seat], obs, bottom, n, clock, me})));
+    Array.from({length: n}, (_, seat) => seatPanel({seat, info: seats[seat], obs, bottom, n, clock, me})), onFelt);
   return h("div", {class: "felt-area"},
     h("div", {class: "felt-top"}, trumpBox(obs),
       h("div", {class: "felt-top-mid"}, topExtra),

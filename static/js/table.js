@@ -255,14 +255,13 @@ export class TableView {
         this.render();
       }}));
     }
-    if (shown.roundSummary) {
-      overlays.push(roundSummaryPanel({result: shown.roundSummary, seats, me, onContinue: () => game && game.skipHold()}));
-    }
+    const summary = shown.roundSummary
+      ? roundSummaryPanel({result: shown.roundSummary, seats, me, onContinue: () => game && game.skipHold()}) : null;
     const felt = feltView({
       n, bottom: me === null ? 0 : me, me, obs, seats,
       completedTrick: shown.completedTrick, sweep: shown.sweep, clock: shown.clock,
       isFresh: (id) => !this.trickSeen.has(id),
-      topExtra: obs.phase === "finished" ? null : reviewButton, extra: overlays,
+      topExtra: obs.phase === "finished" ? null : reviewButton, extra: overlays, onFelt: summary,
     });
     this.trickSeen = new Set((shown.completedTrick ? shown.completedTrick.cards : obs.current_trick).map((p) => p.card.id));
     const parts = [head, h("div", {class: "felt-wrap"}, felt, finished ? gameOverPanel({obs, name: (seat) => this.name(seat),
