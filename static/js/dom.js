@@ -2,6 +2,21 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+// A handler given to `h` is kept on the element (`el.__on[type]`) behind one listener per
+// event type, so that an element kept by `patch` (patch.js) takes its redrawn twin's handlers.
+function listen(el, type, handler) {
+  if (!el.__on) el.__on = {};
+  if (!(type in el.__on)) el.addEventListener(type, (event) => el.__on[type] && el.__on[type](event));
+  el.__on[type] = handler;
+}
+
+/** `kept` (an element still on the page) answers events as `fresh` (its redrawn twin) would. */
+export function takeHandlers(kept, fresh) {
+  const handlers = fresh.__on || {};
+  for (const type of Object.keys(kept.__on || {})) if (!(type in handlers)) kept.__on[type] = null;
+  for (const [type, handler] of Object.entries(handlers)) listen(kept, type, handler);
+}
+
 function applyAttrs(el, attrs) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
@@ -14,9 +29,8 @@ function applyAttrs(el, attrs) {
         else el.style[prop] = v;
       }
     }
-    else if (key.startsWith("on") && typeof value === "function") {
-      el.addEventListener(key.slice(2).toLowerCase(), value);
-    } else if (value === true) el.setAttribute(key, "");
+    else if (key.startsWith("on") && typeof value === "function") listen(el, key.slice(2).toLowerCase(), value);
+    else if (value === true) el.setAttribute(key, "");
     else el.setAttribute(key, String(value));
   }
 }

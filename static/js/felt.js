@@ -130,7 +130,7 @@ export function feltView({n, bottom, me, seats, obs, completedTrick, sweep = fal
       class: `trick-card ${played.player === winner ? "winner" : ""} ${isFresh(played.card.id) ? "fresh" : ""}`,
       style: {...place(played.player, bottom, n).card, zIndex: String(i + 1),
               ...(to ? {"--to-left": to.left, "--to-top": to.top} : {})},
-      dataset: {seat: String(played.player)},
+      dataset: {seat: String(played.player), key: `trick-${played.card.id}`},
     }, cardView(played.card, {size: "md", label: `${names(played.player)} played ${cardLabel(played.card)}`}))));
   const caption = completedTrick && !sweep
     ? h("div", {class: "trick-caption", role: "status"}, trickWinnerText(names(winner), winner === me))

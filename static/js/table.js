@@ -2,6 +2,7 @@
 // play controls, the score sheet, chat, and the ranking at the end.
 
 import {h, keepFocus, mount, toast} from "./dom.js";
+import {patch} from "./patch.js";
 import {alertButtons, TurnAlert} from "./alerts.js";
 import {gameOverPanel, previousTrickPanel, roundSummaryPanel} from "./roundend.js";
 import {cardButton, cardLabel, isTouch, SUITS, sortHand, suitIcon, suitLabel} from "./cards.js";
@@ -269,7 +270,7 @@ export class TableView {
     if (me !== null) parts.push(this.actionBar(obs, shown), this.hand(obs, shown));
     else parts.push(h("p", {class: "action-bar watching-note", role: "status"}, "You are watching this game. Players' hands stay hidden."));
     this.body.classList.add("in-game");
-    mount(this.body, parts);
+    patch(this.body, parts); // in place: a control under the pointer outlives an update that leaves it be
     this.renderScores(info, obs);
   }
 
@@ -441,6 +442,6 @@ export class TableView {
       current: obs.phase === "finished" ? null
         : {round_number: obs.round_number, bids: obs.bids, has_bid: obs.has_bid, tricks_won: obs.tricks_won},
     };
-    mount(this.scoreBox, h("h2", {id: "score-title"}, "Score sheet"), scorePad(sheet), scoreChart(sheet));
+    patch(this.scoreBox, h("h2", {id: "score-title"}, "Score sheet"), scorePad(sheet), scoreChart(sheet));
   }
 }
