@@ -42,6 +42,7 @@ from .storage.history import History
 from .storage.store import SqliteStore
 from .tables.bots import BotGate
 from .tables.lobby import Lobby
+from .tables.preview import preview_routes
 from .tables.table import TableServices
 
 log = structlog.get_logger(__name__)
@@ -247,6 +248,7 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
         routes=[
             Route("/", index),
             Route("/api/tables", tables),
+            *preview_routes(state.lobby.table),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics),
