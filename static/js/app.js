@@ -4,6 +4,7 @@ import {h, mount, toast} from "./dom.js";
 import {ACCOUNT_KEY, accountName, accountPanel, loginForm} from "./account.js";
 import {GamesView, ReplayView} from "./replay.js";
 import {HelpView} from "./help.js";
+import {inviteNote} from "./invite.js";
 import {LobbyView} from "./lobby.js";
 import {ProfileView} from "./profile.js";
 import {Socket} from "./socket.js";
@@ -162,14 +163,17 @@ function route({resume = false} = {}) {
   current = {key: next.key, view: next.make()};
   main.replaceChildren();
   current.view.mount(main);
-  const section = next.key === "games" || next.key.startsWith("replay:") ? "#/games"
+  // where am I: at a table (playing or watching) none of the header's sections is current
+  const atTable = next.key.startsWith("table:") || next.key.startsWith("watch:");
+  const section = atTable ? null : next.key === "games" || next.key.startsWith("replay:") ? "#/games"
     : next.key === "help" ? "#/help" : "#/";
   for (const link of document.querySelectorAll(".topnav a")) {
-    link.toggleAttribute("aria-current", link.getAttribute("href") === section);
+    if (link.getAttribute("href") === section) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
   }
 }
 
-function nameForm({initial = "", onDone, refused = ""}) {
+function nameForm({initial = "", onDone, refused = "", intro = null}) {
   const problem = h("p", {class: "form-problem", id: "name-problem", role: "alert"}, refused);
   const input = h("input", {id: "name-input", name: "name", required: true, maxlength: "32",
                             autocomplete: "nickname", value: initial, placeholder: "e.g. Merlin",
@@ -191,7 +195,7 @@ function nameForm({initial = "", onDone, refused = ""}) {
                             localStorage.setItem(NAME_KEY, name);
                             onDone(name);
                           }},
-    h("h1", {id: "name-title"}, "Welcome to Wizard"),
+    h("h1", {id: "name-title"}, "Welcome to Wizard"), intro,
     h("p", {class: "muted"}, "The trick-taking game of bids: say how many tricks you will take, then take exactly that many."),
     h("label", {for: "name-input"}, "Your name"),
     input, problem,
@@ -204,7 +208,7 @@ function askName(refused = "") {
   // after a refused hello the socket is open: the new name says hello on it
   const onDone = () => (socket.isOpen ? hello() : start());
   const initial = refused ? localStorage.getItem(NAME_KEY) || "" : "";
-  mount(main, h("div", {class: "center-page"}, h("div", {class: "welcome-forms"}, nameForm({onDone, initial, refused}),
+  mount(main, h("div", {class: "center-page"}, h("div", {class: "welcome-forms"}, nameForm({onDone, initial, refused, intro: inviteNote(location.hash)}),
     h("details", {class: "panel login-panel"}, h("summary", null, "I have an account"), loginForm(onDone)))));
 }
 
@@ -233,6 +237,8 @@ meButton.addEventListener("click", () => {
 });
 
 function start() {
+  // the header says nothing about a connection before there is one to make (the name form)
+  connBox.hidden = false;
   mount(main, h("div", {class: "center-page"}, h("p", {class: "muted"}, "Connecting…")));
   socket.connect();
   route(); // offline views (history, replay) need no connection

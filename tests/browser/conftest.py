@@ -19,9 +19,10 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, s
 from .helpers import CHROMIUM_ARGS, TEST_CONFIG, Server, enter_name, running_server
 
 #: Endpoints whose 4xx answers are part of the page: a profile of a player with no finished
-#: game (no rating shown), an account request refused (its code shown beside the form).
+#: game (no rating shown), an account request refused (its code shown beside the form), a
+#: table link's preview refused (a wrong invite, a closed table: said over the name form).
 EXPECTED_REFUSALS = ("/api/players/", "/api/account", "/api/login", "/api/password",
-                     "/api/logout")
+                     "/api/logout", "/api/tables/")
 
 
 @pytest.fixture(scope="package")
