@@ -66,6 +66,35 @@ function checkbox(id, label, checked, hint, tip) {
     h("label", {for: id}, label, hint ? h("span", {class: "hint"}, hint) : null));
 }
 
+/** The rule options, the same in both forms (ids `${prefix}-even`, `-hidden`, `-dealer`). */
+function rulesFields(prefix) {
+  return h("fieldset", null, h("legend", null, "Rules ", h("a", {href: "#/help", class: "legend-link"}, "(how to play)")),
+    checkbox(`${prefix}-even`, "Bids may not add up to the cards dealt", true, "the last bidder must leave someone short", OPTION_HELP.forbid_even_bids),
+    checkbox(`${prefix}-hidden`, "Hidden bids", false, "bids are revealed once everyone has bid", OPTION_HELP.hidden_bids),
+    checkbox(`${prefix}-dealer`, "Dealer names trump when a Wizard is turned", false, "otherwise there is no trump", OPTION_HELP.wizard_trump_dealer_chooses));
+}
+
+/** The game options of a submitted form: its rules and its length. */
+function optionsOf(f, prefix, lengthPrefix) {
+  return {
+    hidden_bids: f.get(`${prefix}-hidden`) !== null,
+    forbid_even_bids: f.get(`${prefix}-even`) !== null,
+    wizard_trump_dealer_chooses: f.get(`${prefix}-dealer`) !== null,
+    rounds: roundsOf(f, lengthPrefix),
+  };
+}
+
+/** The turn clock's choice (described by `${id}-why`: why its default differs between the forms). */
+function turnField(id, value) {
+  const field = h("div", {class: "field"}, select(id, "Turn clock", TURN_CHOICES, value, OPTION_HELP.turn_seconds));
+  field.querySelector("select").setAttribute("aria-describedby", `${id}-why`);
+  return field;
+}
+
+function turnWhy(id, why) {
+  return h("p", {class: "hint turn-why", id: `${id}-why`}, why);
+}
+
 /** The table's `rated` option, checked by default (as the server's). */
 function ratedCheck(id) {
   return checkbox(id, "Rated", true, "counts for your rating", OPTION_HELP.rated);
@@ -124,7 +153,7 @@ export class LobbyView {
       const f = new FormData(botsForm);
       goToNewTable(this.ctx, () => this.ctx.ask({
         type: "play_bots", players: Number(f.get("bots-players")), level: f.get("bots-level"),
-        turn_seconds: Number(f.get("bots-turn")), options: {rounds: roundsOf(f, "bots")},
+        turn_seconds: Number(f.get("bots-turn")), options: optionsOf(f, "bots", "bots"),
         rated: f.get("bots-rated") !== null,
       }));
     }},
@@ -132,9 +161,11 @@ export class LobbyView {
         h("div", {class: "field"}, select("bots-players", "Players", [3, 4, 5, 6].map((n) => [n, `${n} (you + ${n - 1} bots)`]), 4)),
         h("div", {class: "field"}, select("bots-level", "Bot level", LEVELS.map((l) => [l, l[0].toUpperCase() + l.slice(1)]), "medium",
           "How strong the bots play")),
-        h("div", {class: "field"}, select("bots-turn", "Turn clock", TURN_CHOICES, 0, OPTION_HELP.turn_seconds))),
+        turnField("bots-turn", 0)),
+      turnWhy("bots-turn", "No turn clock by default: the bots wait for you."),
       lengthFields("bots"),
       ratedCheck("bots-rated"),
+      rulesFields("bots"),
       levelNote,
       h("button", {class: "btn btn-primary btn-big", type: "submit", id: "play-bots"}, "Play against bots"));
 
@@ -144,12 +175,7 @@ export class LobbyView {
       goToNewTable(this.ctx, () => this.ctx.ask({
         type: "create_table",
         players: Number(f.get("create-players")),
-        options: {
-          hidden_bids: f.get("opt-hidden") !== null,
-          forbid_even_bids: f.get("opt-even") !== null,
-          wizard_trump_dealer_chooses: f.get("opt-dealer") !== null,
-          rounds: roundsOf(f, "create"),
-        },
+        options: optionsOf(f, "opt", "create"),
         private: f.get("opt-private") !== null,
         turn_seconds: Number(f.get("create-turn")),
         rated: f.get("create-rated") !== null,
@@ -157,13 +183,11 @@ export class LobbyView {
     }},
       h("div", {class: "row"},
         h("div", {class: "field"}, select("create-players", "Players", [3, 4, 5, 6].map((n) => [n, String(n)]), 4)),
-        h("div", {class: "field"}, select("create-turn", "Turn clock", TURN_CHOICES, 60, OPTION_HELP.turn_seconds))),
+        turnField("create-turn", 60)),
+      turnWhy("create-turn", "A 60 s turn clock by default: nobody keeps the table waiting."),
       lengthFields("create"),
       ratedCheck("create-rated"),
-      h("fieldset", null, h("legend", null, "Rules ", h("a", {href: "#/help", class: "legend-link"}, "(how to play)")),
-        checkbox("opt-even", "Bids may not add up to the cards dealt", true, "the last bidder must leave someone short", OPTION_HELP.forbid_even_bids),
-        checkbox("opt-hidden", "Hidden bids", false, "bids are revealed once everyone has bid", OPTION_HELP.hidden_bids),
-        checkbox("opt-dealer", "Dealer names trump when a Wizard is turned", false, "otherwise there is no trump", OPTION_HELP.wizard_trump_dealer_chooses)),
+      rulesFields("opt"),
       checkbox("opt-private", "Private table", false, "not listed; players join with your invite link", OPTION_HELP.private),
       h("button", {class: "btn", type: "submit", id: "create-table"}, "Create table"));
 
