@@ -115,6 +115,7 @@ async function hello() {
     }
   } catch (err) {
     if (NAME_REFUSALS.has(err.code)) {
+      connBox.hidden = true; // nothing to connect until a name is chosen (the socket waits)
       askName(NAME_REFUSALS.get(err.code)); // the name is an account's (or not a name): choose again
     } else if (err.code !== "disconnected") {
       toast(`Could not sign in: ${err.message}`, "error");
@@ -206,7 +207,11 @@ function nameForm({initial = "", onDone, refused = "", intro = null}) {
 
 function askName(refused = "") {
   // after a refused hello the socket is open: the new name says hello on it
-  const onDone = () => (socket.isOpen ? hello() : start());
+  const onDone = () => {
+    if (!socket.isOpen) return start();
+    connBox.hidden = false;
+    return hello();
+  };
   const initial = refused ? localStorage.getItem(NAME_KEY) || "" : "";
   mount(main, h("div", {class: "center-page"}, h("div", {class: "welcome-forms"}, nameForm({onDone, initial, refused, intro: inviteNote(location.hash)}),
     h("details", {class: "panel login-panel"}, h("summary", null, "I have an account"), loginForm(onDone)))));

@@ -52,6 +52,7 @@ def test_claim_log_in_elsewhere_change_password_and_log_out(open_page: Callable[
     other.click("form.name-panel button[type=submit]")
     expect(other.locator("#name-problem")).to_contain_text("belongs to an account")
     expect(other.locator("#name-input")).to_be_visible()
+    expect(other.locator("#conn")).to_be_hidden()  # no "Connecting…" while a name is asked for
     other.fill("#name-input", "Otto")
     other.click("form.name-panel button[type=submit]")
     expect(other.locator("#conn")).to_have_attribute("data-state", re.compile("open|reconnected"))
