@@ -20,35 +20,37 @@ def open_me(page: Page) -> None:
 
 
 def test_claim_log_in_elsewhere_change_password_and_log_out(open_page: Callable[..., Page]) -> None:
-    vera = open_page("Vera")
-    account_id = player_id(vera)
-    open_me(vera)
-    vera.fill("#claim-password", "short")
-    vera.click("#claim-form button[type=submit]")
-    expect(vera.locator("#claim-form-problem")).to_have_text("A password has 8 to 128 characters.")
-    vera.fill("#claim-password", "correct horse")
-    vera.click("#claim-form button[type=submit]")
-    expect(vera.locator("#account-status")).to_contain_text("Vera")
-    vera.click("dialog .dialog-close")
-    expect(vera.locator("#me")).to_have_attribute("title", "Vera: your account")
+    # the browser tests share one server: a claimed name is the account's for every later
+    # test, so it is one that no other test plays under
+    quilla = open_page("Quilla")
+    account_id = player_id(quilla)
+    open_me(quilla)
+    quilla.fill("#claim-password", "short")
+    quilla.click("#claim-form button[type=submit]")
+    expect(quilla.locator("#claim-form-problem")).to_have_text("A password has 8 to 128 characters.")
+    quilla.fill("#claim-password", "correct horse")
+    quilla.click("#claim-form button[type=submit]")
+    expect(quilla.locator("#account-status")).to_contain_text("Quilla")
+    quilla.click("dialog .dialog-close")
+    expect(quilla.locator("#me")).to_have_attribute("title", "Quilla: your account")
 
     # another device: the welcome screen's login, a wrong password first
     phone = open_page()
     phone.click(".login-panel summary")
-    phone.fill("#login-name", "vera")
+    phone.fill("#login-name", "quilla")
     phone.fill("#login-password", "wrong horse")
     phone.click("#login-form button[type=submit]")
     expect(phone.locator("#login-form-problem")).to_have_text("Wrong password.")
     phone.fill("#login-password", "correct horse")
     phone.click("#login-form button[type=submit]")
     expect(phone.locator("#conn")).to_have_attribute("data-state", re.compile("open|reconnected"))
-    expect(phone.locator("#me")).to_have_text("Vera")
+    expect(phone.locator("#me")).to_have_text("Quilla")
     assert player_id(phone) == account_id
 
     # someone else cannot play under the claimed name, in any case: the welcome form says
     # why and keeps them there until they choose another name
     other = open_page()
-    other.fill("#name-input", "VERA")
+    other.fill("#name-input", "QUILLA")
     other.click("form.name-panel button[type=submit]")
     expect(other.locator("#name-problem")).to_contain_text("belongs to an account")
     expect(other.locator("#name-input")).to_be_visible()
@@ -66,21 +68,21 @@ def test_claim_log_in_elsewhere_change_password_and_log_out(open_page: Callable[
     phone.click("#password-form button[type=submit]")
     expect(phone.locator("dialog")).to_have_count(0)
     expect(phone.locator("#conn")).to_have_attribute("data-state", re.compile("open|reconnected"))
-    expect(phone.locator("#me")).to_have_attribute("title", "Vera: your account")
+    expect(phone.locator("#me")).to_have_attribute("title", "Quilla: your account")
     assert player_id(phone) == account_id
-    expect(vera.locator("#name-problem")).to_contain_text("belongs to an account")
+    expect(quilla.locator("#name-problem")).to_contain_text("belongs to an account")
 
-    # log out: the phone too is signed out; logging in again (new password) is Vera again
+    # log out: the phone too is signed out; logging in again (new password) is Quilla again
     open_me(phone)
     phone.click("#logout")
     expect(phone.locator("#name-problem")).to_contain_text("belongs to an account")
     phone.click(".login-panel summary")
-    phone.fill("#login-name", "Vera")
+    phone.fill("#login-name", "Quilla")
     phone.fill("#login-password", "correct horse")
     phone.click("#login-form button[type=submit]")
     expect(phone.locator("#login-form-problem")).to_have_text("Wrong password.")
     phone.fill("#login-password", "battery staple")
     phone.click("#login-form button[type=submit]")
     expect(phone.locator("#conn")).to_have_attribute("data-state", re.compile("open|reconnected"))
-    expect(phone.locator("#me")).to_have_attribute("title", "Vera: your account")
+    expect(phone.locator("#me")).to_have_attribute("title", "Quilla: your account")
     assert player_id(phone) == account_id

@@ -69,6 +69,7 @@ class GameCore:
     ``last_tricks`` / ``last_changes`` describe that round. ``total_rounds`` is the
     game's length: ``rounds`` when given (a short game), else the full 60 / players.
 
+    >>> import random
     >>> core, rand = GameCore(4, seed=7, rounds=2), random.Random(1).random
     >>> while core.phase != FINISHED:
     ...     _ = core.apply(random_index(core.legal_mask(), rand))
