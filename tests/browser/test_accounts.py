@@ -27,7 +27,8 @@ def test_claim_log_in_elsewhere_change_password_and_log_out(open_page: Callable[
     open_me(quilla)
     quilla.fill("#claim-password", "short")
     quilla.click("#claim-form button[type=submit]")
-    expect(quilla.locator("#claim-form-problem")).to_have_text("A password has 8 to 128 characters.")
+    expect(quilla.locator("#claim-form-problem")).to_have_text(
+        "A password has 8 to 128 characters.")
     quilla.fill("#claim-password", "correct horse")
     quilla.click("#claim-form button[type=submit]")
     expect(quilla.locator("#account-status")).to_contain_text("Quilla")
