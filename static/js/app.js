@@ -10,6 +10,7 @@ import {ProfileView} from "./profile.js";
 import {Socket} from "./socket.js";
 import {Store} from "./state.js";
 import {TableView} from "./table.js";
+import {TutorialCoach} from "./tutorial.js";
 
 const NAME_KEY = "wizard.name";
 const TOKEN_KEY = "wizard.token";
@@ -43,6 +44,7 @@ const ctx = {
     }
   },
 };
+ctx.tutorial = new TutorialCoach(ctx); // the lobby and the rules page offer it; it coaches its table
 // The browser tests drive the client through its store and socket. Only they set
 // `testHooks` (window.__WIZARD_CONFIG__, from their init script): a player's page does
 // not hand its socket and store to any script that runs in it.
@@ -164,6 +166,7 @@ function route({resume = false} = {}) {
   current = {key: next.key, view: next.make()};
   main.replaceChildren();
   current.view.mount(main);
+  ctx.tutorial.follow(next.key, main);
   // where am I: at a table (playing or watching) none of the header's sections is current
   const atTable = next.key.startsWith("table:") || next.key.startsWith("watch:");
   const section = atTable ? null : next.key === "games" || next.key.startsWith("replay:") ? "#/games"

@@ -38,6 +38,7 @@ export class HelpView {
     document.title = "Rules · Wizard online";
     this.root = h("article", {class: "panel help-page", "aria-labelledby": "help-title"},
       h("h1", {id: "help-title"}, "How to play Wizard"),
+      h("p", null, this.ctx.tutorial.helpButton()),
       h("p", null, "Wizard is a trick-taking game for 3 to 6 players. In round 1 everyone gets one card, in round 2 two cards, and so on until the deck of 60 runs out (20 rounds for 3 players, 15 for 4, 12 for 5, 10 for 6). Before each round you bid how many tricks you will take; you score only if you take exactly that many."),
       h("section", {"aria-labelledby": "help-cards"},
         h("h2", {id: "help-cards"}, "The cards"),

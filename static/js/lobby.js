@@ -209,7 +209,7 @@ export class LobbyView {
     levelSelect.addEventListener("change", () => {
       levelNote.textContent = LEVEL_HELP[levelSelect.value] || "";
     });
-    this.root = h("div", {class: "lobby-page"}, lobbyTabs(this.tab), h("div", {class: "lobby"},
+    this.root = h("div", {class: "lobby-page"}, this.ctx.tutorial.offer(), lobbyTabs(this.tab), h("div", {class: "lobby"},
       h("div", {class: "lobby-col"},
         h("section", {class: "panel hero", "aria-labelledby": "bots-title"},
           h("h2", {id: "bots-title"}, "Quick game"),
