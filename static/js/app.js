@@ -167,6 +167,7 @@ function route({resume = false} = {}) {
   main.replaceChildren();
   current.view.mount(main);
   ctx.tutorial.follow(next.key, main);
+  window.scrollTo(0, 0); // a new view starts at its top (a table opened from low in the lobby did not)
   // where am I: at a table (playing or watching) none of the header's sections is current
   const atTable = next.key.startsWith("table:") || next.key.startsWith("watch:");
   const section = atTable ? null : next.key === "games" || next.key.startsWith("replay:") ? "#/games"

@@ -14,6 +14,7 @@ import {scoreChart, scorePad} from "./scoresheet.js";
 import {GameRating} from "./ratingchange.js";
 import {SeatRatings} from "./ratings.js";
 import {waitingRoom} from "./waiting.js";
+import {TurnStrip} from "./turnstrip.js";
 
 const JOIN_PROBLEMS = {
   already_started: "This game has already started.",
@@ -43,6 +44,7 @@ export class TableView {
     this.gameRating = new GameRating(() => this.render()); // my rating change at the end
     this.onChange = (event) => this.changed(event.detail);
     this.onKey = (event) => this.key(event);
+    this.strip = new TurnStrip(); // a phone scrolled down still sees trump, round and turn
   }
 
   mount(main) {
@@ -51,7 +53,7 @@ export class TableView {
     this.chat = new ChatPanel(this.ctx, this.tableId);
     this.side = h("aside", {class: "side"}, this.scoreBox, h("section", {class: "panel chat-panel", "aria-label": "Table chat"},
       h("h2", null, "Chat"), this.chat.el));
-    this.root = h("div", {class: "table-page"}, this.body, this.side);
+    this.root = h("div", {class: "table-page"}, this.strip.el, this.body, this.side);
     main.append(this.root);
     this.ctx.store.addEventListener("change", this.onChange);
     document.addEventListener("keydown", this.onKey);
@@ -69,6 +71,7 @@ export class TableView {
     this.ctx.store.removeEventListener("change", this.onChange);
     document.removeEventListener("keydown", this.onKey);
     this.chat.destroy();
+    this.strip.destroy();
     this.alert.clear();
     if (this.ctx.store.watching.has(this.tableId)) {
       this.ctx.socket.send({type: "leave_table", table_id: this.tableId});
@@ -185,6 +188,7 @@ export class TableView {
 
   _render() {
     this.body.classList.remove("in-game");
+    this.strip.clear();
     const info = this.info;
     const shown = this.shown;
     if (this.problem && !info) {
@@ -272,6 +276,18 @@ export class TableView {
     this.body.classList.add("in-game");
     patch(this.body, parts); // in place: a control under the pointer outlives an update that leaves it be
     this.renderScores(info, obs);
+    const turn = this.turnText(obs, shown);
+    this.strip.update(obs, turn.text, turn.mine, this.body.querySelector(".felt-top"));
+  }
+
+  /** Whose turn, in a few words (the turn strip of a phone). */
+  turnText(obs, shown) {
+    if (obs.phase === "finished") return {text: "", mine: false};
+    if (obs.current_player === null || shown.completedTrick || shown.roundSummary) return {text: "…", mine: false};
+    if (obs.current_player === obs.player) {
+      return {text: {bidding: "Your turn: bid", choosing_trump: "Your turn: trump", playing: "Your turn: play"}[obs.phase], mine: true};
+    }
+    return {text: `Waiting for ${this.name(obs.current_player)}`, mine: false};
   }
 
   actionBar(obs, shown) {
