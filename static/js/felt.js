@@ -6,33 +6,17 @@ import {h, formatClock} from "./dom.js";
 import {cardLabel, cardView, suitIcon, suitLabel} from "./cards.js";
 import {PLAYER_COLOURS} from "./scoresheet.js";
 
-/**
- * Each seat's names: `short` is shown where room is tight (seat panels, score sheet columns),
- * `full` on hover, in labels and in sentences. A bot is "Bot 3" / "Bot 3 (master)" by its seat
- * number (its level goes beside the short name), whatever the server named it; two players
- * with one name get the seat number added ("Ann #2").
- */
-export function seatNames(seats) {
+/** Seat names, with a seat number added where two are alike ("Bot 3 (hard)", "Ann #2"). */
+export function displayNames(seats) {
   const counts = new Map();
   for (const seat of seats) counts.set(seat.name, (counts.get(seat.name) || 0) + 1);
   return seats.map((seat, i) => {
-    if (seat.kind === "bot" && seat.level) {
-      const short = `Bot ${i + 1}`;
-      return {short, full: `${short} (${seat.level})`};
-    }
     const name = seat.name || `Seat ${i + 1}`;
-    const full = counts.get(seat.name) < 2 ? name : `${name} #${i + 1}`;
-    return {short: full, full};
+    if (counts.get(seat.name) < 2) return name;
+    // bots are all called "Bot (<level>)": the number goes first, where it is not cut off
+    return seat.kind === "bot" && seat.level ? `Bot ${i + 1} (${seat.level})` : `${name} #${i + 1}`;
   });
 }
-
-/** Seat names in full ("Bot 3 (hard)", "Ann #2"), for sentences and labels. */
-export function displayNames(seats) {
-  return seatNames(seats).map((names) => names.full);
-}
-
-/** The longest name a seat panel shows whole, on a phone too (longer ones may be cut). */
-const SEAT_NAME_FITS = 12;
 
 /** Where seat `seat` sits when `bottom` is at the bottom: percentages of the felt. */
 function place(seat, bottom, n) {
@@ -57,13 +41,6 @@ function bidText(obs, seat) {
 function seatPanel({seat, info, obs, bottom, n, clock, me}) {
   const isTurn = obs.current_player === seat && obs.phase !== "finished";
   const name = info ? info.name : `Seat ${seat + 1}`;
-  const short = info && info.short ? info.short : name;
-  const meta = [
-    seat === me ? h("span", {class: "you"}, "you") : null,
-    info && info.kind === "bot" && info.level ? h("span", {class: "seat-level"}, info.level) : null,
-    info && info.rating ? h("span", {class: "seat-rating", title: `Rating ${info.rating.rating} ± ${info.rating.uncertainty}`},
-      String(info.rating.rating)) : null,
-  ].filter(Boolean);
   const hidden = obs.bids[seat] === null && obs.has_bid[seat];
   const status = [];
   if (info && info.kind === "player" && !info.connected) status.push(info.away ? "away: a bot plays" : "offline");
@@ -81,10 +58,10 @@ function seatPanel({seat, info, obs, bottom, n, clock, me}) {
   },
     h("div", {class: "seat-name"},
       h("span", {class: "seat-dot", style: {background: PLAYER_COLOURS[seat % PLAYER_COLOURS.length]}, "aria-hidden": "true"}),
-      // a name longer than the panel surely holds can be focused to read it whole (not only hovered)
-      h("span", {class: "seat-name-text", title: name, tabindex: short.length > SEAT_NAME_FITS ? "0" : null}, short)),
-    meta.length ? h("div", {class: "seat-meta"}, meta) : null,
-    obs.dealer === seat ? h("span", {class: "dealer", title: "Dealer"}, "D") : null,
+      h("span", {class: "seat-name-text", title: name}, name), seat === me ? h("span", {class: "you"}, "you") : null,
+      info && info.rating ? h("span", {class: "seat-rating", title: `Rating ${info.rating.rating} ± ${info.rating.uncertainty}`},
+        String(info.rating.rating)) : null,
+      obs.dealer === seat ? h("span", {class: "dealer", title: "Dealer"}, "D") : null),
     h("div", {class: "seat-stats"},
       h("span", {class: `stat stat-bid ${hidden ? "hidden-bid" : ""}`}, h("small", null, "Bid"), h("b", null, bid)),
       h("span", {class: "stat stat-tricks"}, h("small", null, "Won"), h("b", null, String(obs.tricks_won[seat]))),

@@ -4,7 +4,7 @@
 
 import {h, mount, s} from "./dom.js";
 import {cardLabel, cardView, sortHand, suitLabel} from "./cards.js";
-import {displayNames, feltView, seatNames} from "./felt.js";
+import {displayNames, feltView} from "./felt.js";
 import {ranking, scoreChart, scorePad} from "./scoresheet.js";
 import {AnalysisPanel} from "./analysis.js";
 import {gameRounds} from "./length.js";
@@ -264,9 +264,8 @@ export class ReplayView {
     const frame = this.frames[this.index];
     const n = replay.num_players;
     const last = this.frames.length - 1;
-    const named = seatNames(replay.players);
-    const names = named.map((name) => name.full);
-    const seats = replay.players.map((p, i) => ({name: names[i], short: named[i].short, kind: p.kind, level: p.level, connected: true}));
+    const names = displayNames(replay.players);
+    const seats = replay.players.map((p, i) => ({name: names[i], kind: p.kind, connected: true}));
     const phase = phaseOf(frame.next && frame.next.action);
     const obs = {
       ...frame, phase, current_player: frame.next ? frame.next.seat : null,
@@ -296,7 +295,7 @@ export class ReplayView {
       h("span", {class: "replay-hand-name", title: names[seat]}, names[seat]),
       h("div", {class: "replay-hand-cards", "aria-label": `${names[seat]}'s hand`},
         sortHand(hand).map((card) => cardView(card, {size: "sm"}))))));
-    const sheet = {names, short: named.map((name) => name.short), totalRounds: gameRounds(replay.options, n), history: frame.history, mySeat: null,
+    const sheet = {names, totalRounds: gameRounds(replay.options, n), history: frame.history, mySeat: null,
                    current: phase === "finished" ? null : {round_number: frame.round_number, bids: frame.bids, has_bid: obs.has_bid, tricks_won: frame.tricks_won}};
     const done = this.index === last && phase === "finished";
     const order = ranking(frame.scores);

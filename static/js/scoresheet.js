@@ -24,28 +24,20 @@ function legendMarker(i) {
     marker(MARKERS[i % MARKERS.length], 6, 6, PLAYER_COLOURS[i % PLAYER_COLOURS.length]));
 }
 
-/** A player's column head: the short name shown, the full one on hover and in its label. */
-function playerHead(sheet, i, attrs, upwards = false) {
-  const name = sheet.names[i];
-  const short = h("span", {class: "pcol-name"}, sheet.short ? sheet.short[i] : name);
-  return h("th", {...attrs, title: name, "aria-label": name, class: `pcol ${i === sheet.mySeat ? "mine" : ""}`},
-    upwards ? [short, legendMarker(i)] : [legendMarker(i), " ", short]);
-}
-
 /**
- * `sheet = {names, short (names for narrow columns; default: names), totalRounds,
- * history: [RoundResult JSON], current: {round_number, bids,
+ * `sheet = {names, totalRounds, history: [RoundResult JSON], current: {round_number, bids,
  * has_bid, tricks_won} | null, mySeat}` → the score pad element.
  */
 export function scorePad(sheet) {
-  const {names, totalRounds, history, current} = sheet;
+  const {names, totalRounds, history, current, mySeat} = sheet;
   const n = names.length;
   const byRound = new Map(history.map((r) => [r.round_number, r]));
   // five or six players: one column per player (score over bid/won) so the pad fits the side panel
   if (n >= 5) return compactPad(sheet, byRound);
   const head = h("thead", null,
     h("tr", null, h("th", {scope: "col", rowspan: "2", class: "rcol", title: "round"}, "Rd"),
-      names.map((_, i) => playerHead(sheet, i, {scope: "colgroup", colspan: "2"}))),
+      names.map((name, i) => h("th", {scope: "colgroup", colspan: "2", title: name, class: `pcol ${i === mySeat ? "mine" : ""}`},
+        legendMarker(i), " ", name))),
     h("tr", {class: "sub"}, names.map(() => [
       h("th", {scope: "col", title: "bid / tricks won"}, "B/W"),
       h("th", {scope: "col", title: "score"}, "Pts")])));
@@ -82,12 +74,11 @@ export function scorePad(sheet) {
     h("table", {class: "pad"}, h("caption", {class: "sr-only"}, "Score sheet: bid / tricks won and score per round and player"), head, h("tbody", null, rows)));
 }
 
-function compactPad(sheet, byRound) {
-  const {names, totalRounds, current} = sheet;
-  // the names run upwards, so six of a dozen letters each fit across the side panel
+function compactPad({names, totalRounds, current, mySeat}, byRound) {
   const head = h("thead", null,
     h("tr", null, h("th", {scope: "col", class: "rcol", title: "round"}, "Rd"),
-      names.map((_, i) => playerHead(sheet, i, {scope: "col"}, true))));
+      names.map((name, i) => h("th", {scope: "col", title: name, class: `pcol ${i === mySeat ? "mine" : ""}`},
+        legendMarker(i), " ", name.replace(/ \((easy|medium|hard|master)\)$/, "")))));
   const rows = [];
   for (let round = 1; round <= totalRounds; round++) {
     const result = byRound.get(round);

@@ -7,7 +7,7 @@ import {alertButtons, TurnAlert} from "./alerts.js";
 import {gameOverPanel, previousTrickPanel, roundSummaryPanel} from "./roundend.js";
 import {cardButton, cardLabel, isTouch, SUITS, sortHand, suitIcon, suitLabel} from "./cards.js";
 import {ChatPanel} from "./chat.js";
-import {displayNames, feltView, seatNames, tickClocks} from "./felt.js";
+import {displayNames, feltView, tickClocks} from "./felt.js";
 import {ROUND_SHOW_MS} from "./state.js";
 import {tableTitle, unratedTag} from "./lobby.js";
 import {scoreChart, scorePad} from "./scoresheet.js";
@@ -239,7 +239,7 @@ export class TableView {
         me !== null ? alertButtons(() => this.render()) : null,
         this.leaveButton()));
     const finished = obs.phase === "finished";
-    const seats = seatNames(info.seats).map(({short, full}, i) => ({...info.seats[i], name: full, short, rating: this.ratings.get(info.seats[i], finished)}));
+    const seats = displayNames(info.seats).map((name, i) => ({...info.seats[i], name, rating: this.ratings.get(info.seats[i], finished)}));
     if (finished && info.status === "finished" && me !== null) this.gameRating.await(info.game, this.ctx.store.me, this.ratings, info.rated !== false);
     // the previous trick of this round (the engine's last_trick also spans into the next deal)
     const lastTrick = !shown.completedTrick && obs.phase === "playing" && obs.trick_number > 1 ? obs.last_trick : null;
@@ -452,9 +452,9 @@ export class TableView {
   }
 
   renderScores(info, obs) {
-    const names = seatNames(info.seats);
+    const names = displayNames(info.seats);
     const sheet = {
-      names: names.map((name) => name.full), short: names.map((name) => name.short), totalRounds: obs.total_rounds, history: obs.round_history, mySeat: obs.player,
+      names, totalRounds: obs.total_rounds, history: obs.round_history, mySeat: obs.player,
       current: obs.phase === "finished" ? null
         : {round_number: obs.round_number, bids: obs.bids, has_bid: obs.has_bid, tricks_won: obs.tricks_won},
     };
