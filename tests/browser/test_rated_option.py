@@ -86,3 +86,20 @@ def test_an_unrated_short_quick_game_changes_no_rating(
         page.check("#lb-provisional")
     assert me not in [p["player_id"] for p in answer.value.json()["players"]]
     expect(page.locator(f".leaderboard tr[data-player='{me}']")).to_have_count(0)
+
+
+def test_an_unrated_table_fits_a_phone(open_page: Callable[..., Page]) -> None:
+    """The Unrated tag beside the table's actions wraps above them on a phone: the page does
+    not scroll sideways and Leave table stays on screen (every tutorial game is unrated)."""
+    page = open_page("Uma", viewport=(390, 844))
+    page.select_option("#bots-players", "3")
+    page.select_option("#bots-level", "easy")
+    page.uncheck("#bots-rated")
+    page.click("#play-bots")
+    page.wait_for_url(re.compile(r"#/table/"))
+    expect(page.locator(".table-head .tag-unrated")).to_have_text("Unrated")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    leave = page.locator(".table-head #leave-table")
+    expect(leave).to_be_visible()
+    box = leave.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
