@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from wizard.engine import GameCore
+from wizard.engine import GameCore, ids_of
 from wizard.engine.cards import CARD_RANK, CARD_SUIT, NUM_CARDS, SUIT_MASKS
 from wizard.engine.core import BIDDING, CHOOSING_TRUMP, PLAYING, ROUND_DONE
 from wizard.engine.rules import round_score
@@ -51,14 +51,6 @@ _TRUMP_KEY: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def _ids(mask: int) -> list[int]:
-    ids = []
-    while mask:
-        low = mask & -mask
-        ids.append(low.bit_length() - 1)
-        mask ^= low
-    return ids
-
 
 def closest_bid(expected: float, legal_bids: int) -> int:
     """The legal bid (a mask of bid values) closest to ``expected``; ties take the lower bid.
@@ -80,7 +72,7 @@ def closest_bid(expected: float, legal_bids: int) -> int:
 
 def heuristic_bid(core: GameCore) -> int:
     """`HeuristicAgent`'s bid for the seat to move (phase bidding)."""
-    expected = expected_tricks(_ids(core.hands[core.current]), core.trump_suit, core.n)
+    expected = expected_tricks(ids_of(core.hands[core.current]), core.trump_suit, core.n)
     return closest_bid(expected, core.legal_mask())
 
 
@@ -89,7 +81,7 @@ def heuristic_trump(hand: int) -> int:
     best, best_key = 0, (-1, -1)
     for suit in range(4):
         cards = hand & SUIT_MASKS[suit]
-        key = (cards.bit_count(), sum(CARD_RANK[c] for c in _ids(cards)))
+        key = (cards.bit_count(), sum(CARD_RANK[c] for c in ids_of(cards)))
         if key > best_key:
             best, best_key = suit, key
     return best

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from wizard.engine import GameCore, Observation, Phase
+from wizard.engine import GameCore, Observation, Phase, ids_of
 from wizard.engine.cards import ALL_CARDS_MASK, JESTER_MASK, NUM_CARDS, SUIT_MASKS, WIZARD_MASK
 from wizard.engine.core import BIDDING, CHOOSING_TRUMP, PLAYING
 from wizard.engine.deal import deal_orders
@@ -45,14 +45,6 @@ from .rollout import closest_bid
 _SPECIALS = WIZARD_MASK | JESTER_MASK
 _PHASES = {Phase.BIDDING: BIDDING, Phase.PLAYING: PLAYING, Phase.CHOOSING_TRUMP: CHOOSING_TRUMP}
 
-
-def _ids(mask: int) -> list[int]:
-    ids = []
-    while mask:
-        low = mask & -mask
-        ids.append(low.bit_length() - 1)
-        mask ^= low
-    return ids
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +126,7 @@ def sample_hands(knowledge: Knowledge, rng: random.Random) -> list[int]:
     hands = [0] * len(knowledge.hand_sizes)
     hands[me] = knowledge.hand
     if not any(knowledge.voids[p] for p in seats):
-        pool = _ids(knowledge.unseen)
+        pool = ids_of(knowledge.unseen)
         needed = sum(knowledge.hand_sizes[p] for p in seats)
         if needed > len(pool):
             raise ValueError("the hidden hands hold more cards than are unseen")
@@ -152,7 +144,7 @@ def sample_hands(knowledge: Knowledge, rng: random.Random) -> list[int]:
     for _ in range(8):
         free = knowledge.unseen
         for p in order:
-            choices = _ids(knowledge.allowed[p] & free)
+            choices = ids_of(knowledge.allowed[p] & free)
             size = knowledge.hand_sizes[p]
             if len(choices) < size:
                 break
@@ -174,7 +166,7 @@ def _hall_deal(knowledge: Knowledge, seats: list[int], rng: random.Random) -> li
     free = knowledge.unseen
     if not _feasible(knowledge, need, free):
         raise ValueError("no deal of the unseen cards fits the observation")
-    for card in rng.sample(_ids(free), free.bit_count()):
+    for card in rng.sample(ids_of(free), free.bit_count()):
         free &= ~(1 << card)
         takers = [p for p in seats if need[p] and knowledge.allowed[p] >> card & 1]
         rng.shuffle(takers)
@@ -262,7 +254,7 @@ def world_core(observation: Observation, hands: list[int], *,
             else:  # a hidden bid: what the heuristic would have bid with this hand
                 legal = (1 << (observation.round_number + 1)) - 1
                 bids.append(closest_bid(
-                    expected_tricks(_ids(hands[seat]), core.trump_suit, n), legal))
+                    expected_tricks(ids_of(hands[seat]), core.trump_suit, n), legal))
         else:
             bids.append(-1)
     core.bids = bids
