@@ -4,34 +4,25 @@
 
 import {h, mount, toast} from "./dom.js";
 import {postJson} from "./http.js";
+import {errorText} from "./errors.js";
+import {t} from "./i18n.js";
 
 const NAME_KEY = "wizard.name";
 const TOKEN_KEY = "wizard.token";
 /** The account's name, on a device that claimed it or logged in (the server's welcome does not say). */
 export const ACCOUNT_KEY = "wizard.account";
 
-const PROBLEMS = {
-  bad_name: "That is not a player name (visible characters, at most 32, nothing that looks like a bot).",
-  bad_password: "A password has 8 to 128 characters.",
-  bad_request: "Please fill in every field.",
-  token_required: "This device is not signed in yet: reload the page and try again.",
-  unknown_token: "This device is signed out (logged out or the password was changed elsewhere): reload the page.",
-  unknown_account: "No account has this name.",
-  wrong_password: "Wrong password.",
-  no_account: "This name has no account on this device: claim it first.",
-  name_taken: "Someone already has an account with this name: pick another name, or log in.",
-  already_claimed: "You already have an account: log in with its name and password.",
-  too_large: "That is too long.",
-  unavailable: "The server cannot save right now; nothing changed. Try again later.",
-};
+// the account forms say these refusals their own way (the catalog's account.problem.<code>);
+// any other code is said as everywhere else
+const PROBLEMS = ["bad_request", "unknown_token"];
 
 /** A refusal in words; a rate limit says in how many seconds to try again. */
 export function problemText(err) {
   if (err.code === "rate_limited") {
-    const wait = err.retryAfter === null ? "" : ` in ${Math.max(1, Math.ceil(err.retryAfter))} s`;
-    return `Too many password attempts: try again${wait}.`;
+    return err.retryAfter === null ? t("account.rateLimited")
+      : t("account.rateLimitedIn", {seconds: Math.max(1, Math.ceil(err.retryAfter))});
   }
-  return PROBLEMS[err.code] || err.message || String(err);
+  return PROBLEMS.includes(err.code) ? t(`account.problem.${err.code}`) : errorText(err);
 }
 
 export function accountName() {
@@ -74,13 +65,13 @@ function accountForm({id, title, note, fields, button, submit}) {
 /** Log in with name and password (another device): `onSignedIn()` reconnects with the new token. */
 export function loginForm(onSignedIn) {
   return accountForm({
-    id: "login-form", title: "Log in", note: "Played before with an account? Use its name and password.",
-    fields: [["Name", h("input", {id: "login-name", name: "login-name", required: true, maxlength: "32", autocomplete: "username"})],
-             ["Password", passwordInput("login-password", "current-password")]],
-    button: "Log in",
+    id: "login-form", title: t("account.login"), note: t("account.loginNote"),
+    fields: [[t("account.name"), h("input", {id: "login-name", name: "login-name", required: true, maxlength: "32", autocomplete: "username"})],
+             [t("account.password"), passwordInput("login-password", "current-password")]],
+    button: t("account.login"),
     submit: async (f) => {
       signedIn(await postJson("/api/login", {name: f.get("login-name"), password: f.get("login-password")}, null));
-      toast(`Logged in as ${accountName()}.`, "ok");
+      toast(t("account.loggedIn", {name: accountName()}), "ok");
       onSignedIn();
     },
   });
@@ -92,19 +83,19 @@ export function loginForm(onSignedIn) {
  * `claimed()` shows the name as an account's, `close()` closes the dialog.
  */
 export function accountPanel({name, reconnect, close, claimed}) {
-  const box = h("section", {class: "account-panel", "aria-label": "Account"});
+  const box = h("section", {class: "account-panel", "aria-label": t("account.label")});
   const render = () => {
     const account = accountName();
     if (!account) {
       mount(box, accountForm({
-        id: "claim-form", title: `Keep the name ${name}`,
-        note: "Claim it with a password: your games and rating stay yours, and you can log in on another device.",
-        fields: [["Password", passwordInput("claim-password", "new-password")]],
-        button: "Claim this name",
+        id: "claim-form", title: t("account.claimTitle", {name}),
+        note: t("account.claimNote"),
+        fields: [[t("account.password"), passwordInput("claim-password", "new-password")]],
+        button: t("account.claim"),
         submit: async (f) => {
           const answer = await postJson("/api/account", {name, password: f.get("claim-password")});
           signedIn(answer);
-          toast(`The name ${answer.name} is yours now.`, "ok");
+          toast(t("account.claimed", {name: answer.name}), "ok");
           claimed();
           render();
         },
@@ -115,15 +106,15 @@ export function accountPanel({name, reconnect, close, claimed}) {
       return;
     }
     mount(box,
-      h("p", {class: "account-status", id: "account-status"}, "Signed in to the account ", h("strong", null, account), "."),
+      h("p", {class: "account-status", id: "account-status"}, t("account.signedInTo"), " ", h("strong", null, account), t("account.signedInEnd")),
       accountForm({
-        id: "password-form", title: "Change the password", note: "Your other devices are signed out.",
-        fields: [["Current password", passwordInput("old-password", "current-password")],
-                 ["New password", passwordInput("new-password", "new-password")]],
-        button: "Change password",
+        id: "password-form", title: t("account.passwordTitle"), note: t("account.passwordNote"),
+        fields: [[t("account.currentPassword"), passwordInput("old-password", "current-password")],
+                 [t("account.newPassword"), passwordInput("new-password", "new-password")]],
+        button: t("account.changePassword"),
         submit: async (f) => {
           signedIn(await postJson("/api/password", {password: f.get("old-password"), new_password: f.get("new-password")}));
-          toast("Password changed.", "ok");
+          toast(t("account.passwordChanged"), "ok");
           close();
           reconnect();
         },
@@ -140,10 +131,10 @@ export function accountPanel({name, reconnect, close, claimed}) {
         }
         localStorage.removeItem(ACCOUNT_KEY);
         localStorage.removeItem(TOKEN_KEY);
-        toast("Logged out on every device. You play on as a guest.", "info");
+        toast(t("account.loggedOut"), "info");
         close();
         reconnect();
-      }}, "Log out (every device)"));
+      }}, t("account.logout")));
   };
   render();
   return box;

@@ -3,10 +3,10 @@
 // when the page is not in view.
 
 import {h, s, toast} from "./dom.js";
+import {t} from "./i18n.js";
 
 const SOUND_KEY = "wizard.sound";
 const NOTIFY_KEY = "wizard.notify";
-const TURN_MARK = "▶ Your turn · ";
 
 function faviconUrl(dot) {
   const star = "%3Cpath fill='%23f2c14e' d='M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6-4.9-4.6 6.6-.8z'/%3E";
@@ -80,11 +80,11 @@ export class TurnAlert {
   }
 
   /** `title`: the page title without the mark; `myTurn`: is it my move now? */
-  update(title, myTurn, what = "It is your turn") {
+  update(title, myTurn, what = t("alert.yourTurn")) {
     this.baseTitle = title;
     const started = myTurn && !this.myTurn;
     this.myTurn = myTurn;
-    document.title = myTurn ? TURN_MARK + title : title;
+    document.title = myTurn ? t("alert.titleMark", {title}) : title;
     const link = faviconLink();
     link.href = myTurn ? FAVICON_TURN : FAVICON;
     link.dataset.turn = myTurn ? "yes" : "no";
@@ -92,7 +92,7 @@ export class TurnAlert {
     if (alertPrefs.sound) beep();
     if (alertPrefs.notify) {
       try {
-        const note = new Notification("Wizard: your turn", {body: what, tag: "wizard-turn"});
+        const note = new Notification(t("alert.notification"), {body: what, tag: "wizard-turn"});
         note.addEventListener("click", () => {
           window.focus();
           note.close();
@@ -131,20 +131,20 @@ export function alertButtons(changed) {
   const notify = alertPrefs.notify;
   return [
     h("button", {type: "button", class: "btn btn-small btn-ghost", id: "alert-sound", "aria-pressed": sound ? "true" : "false",
-                 title: "Play a short sound when it becomes your turn while this tab is in the background",
-                 "aria-label": sound ? "Turn sound: on" : "Turn sound: off",
+                 title: t("alert.soundTitle"),
+                 "aria-label": t(sound ? "alert.soundOnLabel" : "alert.soundOffLabel"),
                  onClick: () => {
                    alertPrefs.sound = !sound;
                    changed();
-                 }}, icon(sound ? "sound" : "mute"), h("span", {class: "wide-only"}, sound ? "Sound on" : "Sound off")),
+                 }}, icon(sound ? "sound" : "mute"), h("span", {class: "wide-only"}, t(sound ? "alert.soundOn" : "alert.soundOff"))),
     "Notification" in window ? h("button", {type: "button", class: "btn btn-small btn-ghost", id: "alert-notify",
       "aria-pressed": notify ? "true" : "false",
-      "aria-label": notify ? "Turn notifications: on" : "Turn notifications: off",
-      title: "Show a notification when it becomes your turn while this tab is in the background",
+      "aria-label": t(notify ? "alert.notifyOnLabel" : "alert.notifyOffLabel"),
+      title: t("alert.notifyTitle"),
       onClick: async () => {
         if (notify) disableNotifications();
-        else if (!(await enableNotifications())) toast("Notifications are blocked for this site in your browser's settings.", "info");
+        else if (!(await enableNotifications())) toast(t("alert.blocked"), "info");
         changed();
-      }}, icon(notify ? "bell" : "bell-off"), h("span", {class: "wide-only"}, notify ? "Alerts on" : "Alerts off")) : null,
+      }}, icon(notify ? "bell" : "bell-off"), h("span", {class: "wide-only"}, t(notify ? "alert.notifyOn" : "alert.notifyOff"))) : null,
   ];
 }

@@ -5,30 +5,27 @@
 
 import {h, mount, s} from "./dom.js";
 import {SUITS, cardFromId, cardLabel, cardView, suitLabel} from "./cards.js";
+import {errorText} from "./errors.js";
+import {formatNumber, t} from "./i18n.js";
 
 const STYLESHEET = "/static/css/analysis.css";
 // refusals shown in the panel itself rather than as a toast
 const QUIET_CODES = ["analysis_busy", "analysis_limit", "invite_required", "no_such_game", "not_finished",
                      "not_identified", "disconnected", "timeout"];
-const STATES = {
-  queued: "Queued",
-  running: "Analysing",
-  waiting: "Waiting: live games come first",
-  failed: "The analysis failed",
-};
+const STATES = ["queued", "running", "waiting", "failed"];
 
 function loadStyles() {
   if (document.querySelector(`link[href="${STYLESHEET}"]`)) return;
   document.head.append(h("link", {rel: "stylesheet", href: STYLESHEET}));
 }
 
-const num = (v) => (v === null || v === undefined ? "–" : v.toFixed(1));
-const ordinal = (n) => `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`;
+const num = (v) => (v === null || v === undefined ? "–"
+  : formatNumber(v, {minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false}));
 
 function choiceLabel(d, key) {
   if (d.kind === "card") return cardLabel(cardFromId(d[key]));
-  if (d.kind === "trump") return `trump ${suitLabel(SUITS[d[key]])}`;
-  return `bid ${d[key]}`;
+  if (d.kind === "trump") return t("analysis.choiceTrump", {suit: suitLabel(SUITS[d[key]])});
+  return t("analysis.choiceBid", {n: d[key]});
 }
 
 /** Expected (at the bid) and actual score of each round: two lines on the chart's grid. */
@@ -61,11 +58,11 @@ export function expectedChart(rounds) {
   const total = (values) => values.reduce((a, b) => a + b, 0);
   return h("figure", {class: "chart analysis-chart"},
     s("svg", {viewBox: `0 0 ${W} ${H}`, role: "img"},
-      s("title", null, `Expected ${total(expected).toFixed(0)} and actual ${total(actual)} points over ${n} rounds`),
+      s("title", null, t("analysis.chartTitle", {expected: total(expected).toFixed(0), actual: total(actual), count: n})),
       grid, xticks, line(expected, "expected"), line(actual, "actual")),
     h("figcaption", {class: "legend"},
-      h("span", {class: "legend-item"}, h("span", {class: "swatch expected"}), "expected at the bid"),
-      h("span", {class: "legend-item"}, h("span", {class: "swatch actual"}), "actual")));
+      h("span", {class: "legend-item"}, h("span", {class: "swatch expected"}), t("analysis.expected")),
+      h("span", {class: "legend-item"}, h("span", {class: "swatch actual"}), t("analysis.actual"))));
 }
 
 export class AnalysisPanel {
@@ -80,10 +77,10 @@ export class AnalysisPanel {
     this.status = h("div", {class: "analysis-status", "aria-live": "polite"});
     this.body = h("div", {class: "analysis-body"});
     this.button = h("button", {type: "button", class: "btn btn-small btn-primary", id: "analyse-btn",
-                               onClick: () => this.start()}, "Analyse");
+                               onClick: () => this.start()}, t("analysis.button"));
     this.root = h("section", {class: "panel analysis-panel", "aria-labelledby": "analysis-title"},
-      h("h2", {id: "analysis-title"}, "Analysis"),
-      h("p", {class: "muted small"}, "What the master bot thinks of your bids and cards."),
+      h("h2", {id: "analysis-title"}, t("analysis.title")),
+      h("p", {class: "muted small"}, t("analysis.intro")),
       this.button, this.status, this.body);
     this.onMessage = (event) => this.receive(event.detail);
     ctx.socket.addEventListener("message", this.onMessage);
@@ -92,14 +89,14 @@ export class AnalysisPanel {
 
   async start() {
     this.button.disabled = true;
-    mount(this.status, h("p", {class: "muted"}, "Asking the server…"));
+    mount(this.status, h("p", {class: "muted"}, t("analysis.asking")));
     try {
       const message = {type: "analyse", game_id: this.gameId};
       if (this.invite) message.invite = this.invite;
       await this.ctx.ask(message, {quiet: QUIET_CODES});
     } catch (err) {
       this.button.disabled = false;
-      mount(this.status, h("p", {class: "problem-text", role: "alert"}, err.message || String(err)));
+      mount(this.status, h("p", {class: "problem-text", role: "alert"}, errorText(err)));
     }
   }
 
@@ -112,20 +109,21 @@ export class AnalysisPanel {
   progress({state, done, total, position, reason}) {
     if (state === "failed") {
       this.button.disabled = false;
-      mount(this.status, h("p", {class: "problem-text", role: "alert"}, `${STATES.failed}: ${reason || "try again later"}`));
+      mount(this.status, h("p", {class: "problem-text", role: "alert"}, t("analysis.failed", {reason: reason || t("analysis.tryLater")})));
       return;
     }
-    const where = state === "queued" && position ? ` (${ordinal(position)} in line)` : "";
+    const where = state === "queued" && position ? ` ${t("analysis.position", {ordinal: position})}` : "";
+    const said = STATES.includes(state) ? t(`analysis.state.${state}`) : state;
     mount(this.status,
-      h("progress", {max: String(Math.max(1, total)), value: String(done), "aria-label": "Analysis progress"}),
-      h("p", {class: "muted small", dataset: {state}}, `${STATES[state] || state}${where}: ${done} of ${total} decisions`));
+      h("progress", {max: String(Math.max(1, total)), value: String(done), "aria-label": t("analysis.progress")}),
+      h("p", {class: "muted small", dataset: {state}}, `${said}${where}: ${t("analysis.decisions", {done, count: total})}`));
   }
 
   show(message) {
     this.report = message;
     this.button.remove();
-    mount(this.status, h("p", {class: "muted small"}, `By the master bot, ${message.worlds} sampled deals per decision. `
-      + `Marked: mistake ≥ ${message.thresholds.mistake}, blunder ≥ ${message.thresholds.blunder} expected points lost.`));
+    mount(this.status, h("p", {class: "muted small"}, t("analysis.by", {worlds: message.worlds,
+      mistake: message.thresholds.mistake, blunder: message.thresholds.blunder})));
     this.byStep.clear();
     for (const seat of message.seats) {
       for (const round of seat.rounds) {
@@ -154,32 +152,33 @@ export class AnalysisPanel {
     return h("article", {class: "analysis-seat", dataset: {seat: String(seat.seat)}},
       h("h3", null, seat.name),
       h("dl", {class: "analysis-summary"},
-        h("div", null, h("dt", null, "Lost in bidding"), h("dd", {class: "bidding-loss"}, num(sum.bidding_loss))),
-        h("div", null, h("dt", null, "Lost in play"), h("dd", {class: "play-loss"}, num(sum.play_loss))),
-        h("div", null, h("dt", null, "Mistakes"), h("dd", null, String(sum.mistakes))),
-        h("div", null, h("dt", null, "Blunders"), h("dd", null, String(sum.blunders)))),
+        h("div", null, h("dt", null, t("analysis.lostBidding")), h("dd", {class: "bidding-loss"}, num(sum.bidding_loss))),
+        h("div", null, h("dt", null, t("analysis.lostPlay")), h("dd", {class: "play-loss"}, num(sum.play_loss))),
+        h("div", null, h("dt", null, t("analysis.mistakes")), h("dd", null, String(sum.mistakes))),
+        h("div", null, h("dt", null, t("analysis.blunders")), h("dd", null, String(sum.blunders)))),
       expectedChart(seat.rounds),
-      h("div", {class: "pad-scroll analysis-scroll", tabindex: "0", role: "region", "aria-label": `${seat.name}: rounds`},
+      h("div", {class: "pad-scroll analysis-scroll", tabindex: "0", role: "region", "aria-label": t("analysis.rounds", {name: seat.name})},
         h("table", {class: "pad analysis-rounds"},
-          h("caption", {class: "sr-only"}, "Per round: bid, the master's bid, expected scores, tricks, points, points lost in bidding / play"),
-          h("thead", null, h("tr", null, ["Rd", "Bid", "Master", "Exp.", "M. exp.", "Tricks", "Pts", "Lost b/p"].map((t) => h("th", {scope: "col"}, t)))),
+          h("caption", {class: "sr-only"}, t("analysis.caption")),
+          h("thead", null, h("tr", null, ["pad.round", "seat.statBid", "analysis.col.master", "analysis.col.exp", "analysis.col.mExp",
+            "analysis.col.tricks", "pad.pts", "analysis.col.lost"].map((key) => h("th", {scope: "col"}, t(key))))),
           h("tbody", null, rows))),
       marked.length
-        ? h("ol", {class: "marked-cards", "aria-label": `${seat.name}: marked decisions`}, marked.map((d) => this.markedView(d)))
-        : h("p", {class: "muted small"}, "No marked card: the master agrees, or nearly."));
+        ? h("ol", {class: "marked-cards", "aria-label": t("analysis.marked", {name: seat.name})}, marked.map((d) => this.markedView(d)))
+        : h("p", {class: "muted small"}, t("analysis.noneMarked")));
   }
 
   markedView(d) {
     const cards = d.kind === "card"
-      ? [cardView(cardFromId(d.played), {size: "sm", label: `played ${cardLabel(cardFromId(d.played))}`}),
+      ? [cardView(cardFromId(d.played), {size: "sm", label: t("analysis.played", {card: cardLabel(cardFromId(d.played))})}),
         h("span", {class: "arrow", "aria-hidden": "true"}, "→"),
-        cardView(cardFromId(d.master), {size: "sm", label: `the master plays ${cardLabel(cardFromId(d.master))}`})]
+        cardView(cardFromId(d.master), {size: "sm", label: t("analysis.masterPlays", {choice: cardLabel(cardFromId(d.master))})})]
       : [];
     return h("li", {class: `marked-card ${d.marker}`, dataset: {step: String(d.step), marker: d.marker}},
       h("button", {type: "button", class: "marked-jump", onClick: () => this.onJump(d.step + 1),
-                   "aria-label": `Round ${d.round}, trick ${d.trick}: ${d.marker}, ${num(d.loss)} points; show it in the replay`},
-        h("span", {class: `tag tag-${d.marker}`}, d.marker),
-        h("span", {class: "where"}, `R${d.round} T${d.trick}`),
+                   "aria-label": t("analysis.jump", {round: d.round, trick: d.trick, marker: t(`analysis.marker.${d.marker}`), loss: num(d.loss)})},
+        h("span", {class: `tag tag-${d.marker}`}, t(`analysis.marker.${d.marker}`)),
+        h("span", {class: "where"}, t("analysis.where", {round: d.round, trick: d.trick})),
         cards,
         h("span", {class: "loss"}, `−${num(d.loss)}`)));
   }
@@ -189,7 +188,7 @@ export class AnalysisPanel {
     const d = step === null ? null : this.byStep.get(step);
     if (!d) return null;
     return h("span", {class: `step-note ${d.marker}`},
-      `${d.marker === "blunder" ? "Blunder" : "Mistake"} (−${num(d.loss)}): the master plays ${choiceLabel(d, "master")}.`);
+      t(d.marker === "blunder" ? "analysis.noteBlunder" : "analysis.noteMistake", {loss: num(d.loss), choice: choiceLabel(d, "master")}));
   }
 
   destroy() {

@@ -1,6 +1,8 @@
 // Entry point: name, connection (hello with the saved token), connection state, routing.
 
 import {h, mount, toast} from "./dom.js";
+import {errorText} from "./errors.js";
+import {LANGUAGES, language, languageEvents, setLanguage, t, translatePage} from "./i18n.js";
 import {ACCOUNT_KEY, accountName, accountPanel, loginForm} from "./account.js";
 import {GamesView, ReplayView} from "./replay.js";
 import {HelpView} from "./help.js";
@@ -18,6 +20,7 @@ const TOKEN_KEY = "wizard.token";
 const main = document.getElementById("main");
 const connBox = document.getElementById("conn");
 const meButton = document.getElementById("me");
+const langSelect = document.getElementById("lang");
 
 const store = new Store();
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -39,7 +42,7 @@ const ctx = {
     try {
       return await socket.request(message);
     } catch (err) {
-      if (!quiet.includes(err.code)) toast(err.message || String(err), "error");
+      if (!quiet.includes(err.code)) toast(errorText(err), "error");
       throw err;
     }
   },
@@ -50,9 +53,12 @@ ctx.tutorial = new TutorialCoach(ctx); // the lobby and the rules page offer it;
 // not hand its socket and store to any script that runs in it.
 if ((window.__WIZARD_CONFIG__ || {}).testHooks === true) window.__wizard = ctx;
 
-function setConnState(state, text) {
+let connKey = "conn.connecting"; // the connection line's message, redrawn in a new language
+
+function setConnState(state, key) {
   connBox.dataset.state = state;
-  connBox.querySelector(".conn-text").textContent = text;
+  connKey = key;
+  connBox.querySelector(".conn-text").textContent = t(key);
 }
 
 socket.addEventListener("status", (event) => {
@@ -60,13 +66,13 @@ socket.addEventListener("status", (event) => {
   if (state === "reconnecting") {
     identified = false;
     store.connectionLost();
-    setConnState("reconnecting", "Reconnecting…");
+    setConnState("reconnecting", "conn.reconnecting");
   } else if (state === "stalled") {
-    setConnState("stalled", "Connection lost: no answer from the server…");
+    setConnState("stalled", "conn.stalled");
   } else if (state === "open" && event.detail.recovered) {
-    setConnState(identified ? "open" : "connecting", identified ? "Connected" : "Connecting…");
+    setConnState(identified ? "open" : "connecting", identified ? "conn.connected" : "conn.connecting");
   } else if (state === "open") {
-    setConnState("connecting", everIdentified ? "Reconnecting…" : "Connecting…");
+    setConnState("connecting", everIdentified ? "conn.reconnecting" : "conn.connecting");
   }
 });
 
@@ -80,8 +86,8 @@ function showMe() {
   meButton.hidden = false;
   meButton.textContent = store.me.name;
   const account = accountName() === store.me.name;
-  meButton.title = account ? `${store.me.name}: your account` : `${store.me.name}: change your name`;
-  meButton.setAttribute("aria-label", account ? "Your account" : "Change your name");
+  meButton.title = t(account ? "me.accountTitle" : "me.nameTitle", {name: store.me.name});
+  meButton.setAttribute("aria-label", t(account ? "me.account" : "me.changeName"));
 }
 
 store.addEventListener("change", (event) => {
@@ -90,18 +96,14 @@ store.addEventListener("change", (event) => {
     localStorage.setItem(TOKEN_KEY, store.me.token);
     showMe();
   } else if (d.what === "closed") {
-    toast(d.reason === "idle" ? "The table was closed: nobody played for a while."
-      : "The table was closed.", "info");
+    toast(t(d.reason === "idle" ? "table.closedIdle" : "table.closed"), "info");
   } else if (d.what === "error" && d.code !== "rate_limited") {
-    toast(d.message, "error");
+    toast(errorText(d), "error");
   }
 });
 
-/** What the welcome form says when the server refuses the name a hello carried. */
-const NAME_REFUSALS = new Map([
-  ["name_taken", "That name belongs to an account. If it is yours, log in below; otherwise choose another name."],
-  ["bad_name", "That name cannot be used here (too long, or it looks like a bot's): choose another."],
-]);
+/** What the welcome form says when the server refuses the name a hello carried (message keys). */
+const NAME_REFUSALS = new Map([["name_taken", "welcome.nameTaken"], ["bad_name", "welcome.badName"]]);
 
 async function hello() {
   const name = localStorage.getItem(NAME_KEY);
@@ -118,21 +120,21 @@ async function hello() {
   } catch (err) {
     if (NAME_REFUSALS.has(err.code)) {
       connBox.hidden = true; // nothing to connect until a name is chosen (the socket waits)
-      askName(NAME_REFUSALS.get(err.code)); // the name is an account's (or not a name): choose again
+      askName(t(NAME_REFUSALS.get(err.code))); // the name is an account's (or not a name): choose again
     } else if (err.code !== "disconnected") {
-      toast(`Could not sign in: ${err.message}`, "error");
+      toast(t("welcome.signInFailed", {reason: errorText(err)}), "error");
     }
     return;
   }
   identified = true;
   if (everIdentified) {
-    setConnState("reconnected", "Reconnected");
+    setConnState("reconnected", "conn.reconnected");
     clearTimeout(reconnectedTimer);
     reconnectedTimer = setTimeout(() => {
-      if (identified) setConnState("open", "Connected");
+      if (identified) setConnState("open", "conn.connected");
     }, 3000);
   } else {
-    setConnState("open", "Connected");
+    setConnState("open", "conn.connected");
   }
   everIdentified = true;
   route({resume: true});
@@ -181,7 +183,7 @@ function route({resume = false} = {}) {
 function nameForm({initial = "", onDone, refused = "", intro = null}) {
   const problem = h("p", {class: "form-problem", id: "name-problem", role: "alert"}, refused);
   const input = h("input", {id: "name-input", name: "name", required: true, maxlength: "32",
-                            autocomplete: "nickname", value: initial, placeholder: "e.g. Merlin",
+                            autocomplete: "nickname", value: initial, placeholder: t("welcome.namePlaceholder"),
                             "aria-describedby": "name-problem",
                             onInput: () => {
                               problem.textContent = "";
@@ -192,7 +194,7 @@ function nameForm({initial = "", onDone, refused = "", intro = null}) {
                             event.preventDefault();
                             const name = input.value.trim();
                             if (!name) {
-                              problem.textContent = "Please type a name: spaces alone are not a name.";
+                              problem.textContent = t("welcome.nameBlank");
                               input.setAttribute("aria-invalid", "true");
                               input.focus();
                               return;
@@ -200,11 +202,11 @@ function nameForm({initial = "", onDone, refused = "", intro = null}) {
                             localStorage.setItem(NAME_KEY, name);
                             onDone(name);
                           }},
-    h("h1", {id: "name-title"}, "Welcome to Wizard"), intro,
-    h("p", {class: "muted"}, "The trick-taking game of bids: say how many tricks you will take, then take exactly that many."),
-    h("label", {for: "name-input"}, "Your name"),
+    h("h1", {id: "name-title"}, t("welcome.title")), intro,
+    h("p", {class: "muted"}, t("welcome.intro")),
+    h("label", {for: "name-input"}, t("welcome.nameLabel")),
     input, problem,
-    h("button", {class: "btn btn-primary", type: "submit"}, "Let's play"));
+    h("button", {class: "btn btn-primary", type: "submit"}, t("welcome.play")));
   setTimeout(() => input.focus(), 0);
   return form;
 }
@@ -218,7 +220,7 @@ function askName(refused = "") {
   };
   const initial = refused ? localStorage.getItem(NAME_KEY) || "" : "";
   mount(main, h("div", {class: "center-page"}, h("div", {class: "welcome-forms"}, nameForm({onDone, initial, refused, intro: inviteNote(location.hash)}),
-    h("details", {class: "panel login-panel"}, h("summary", null, "I have an account"), loginForm(onDone)))));
+    h("details", {class: "panel login-panel"}, h("summary", null, t("welcome.haveAccount")), loginForm(onDone)))));
 }
 
 meButton.addEventListener("click", () => {
@@ -239,7 +241,7 @@ meButton.addEventListener("click", () => {
       },
     }) : null,
     accountPanel({name, close, reconnect: () => socket.reconnectNow(), claimed: showMe}),
-    h("button", {type: "button", class: "btn btn-small btn-ghost dialog-close", onClick: close}, "Close")));
+    h("button", {type: "button", class: "btn btn-small btn-ghost dialog-close", onClick: close}, t("common.close"))));
   dialog.addEventListener("close", () => dialog.remove());
   document.body.append(dialog);
   dialog.showModal();
@@ -248,12 +250,47 @@ meButton.addEventListener("click", () => {
 function start() {
   // the header says nothing about a connection before there is one to make (the name form)
   connBox.hidden = false;
-  mount(main, h("div", {class: "center-page"}, h("p", {class: "muted"}, "Connecting…")));
+  mount(main, h("div", {class: "center-page"}, h("p", {class: "muted"}, t("conn.connecting"))));
   socket.connect();
   route(); // offline views (history, replay) need no connection
 }
 
 window.addEventListener("hashchange", () => route());
+
+/** The header's language switch: the languages with a catalog, the current one chosen. */
+function fillLanguages() {
+  langSelect.replaceChildren(...LANGUAGES.map((l) => h("option", {value: l.code, lang: l.code, title: l.name,
+                                                                   selected: l.code === language()}, l.code.toUpperCase())));
+}
+
+/** A new language: the header and the view on screen are drawn again; the game goes on. */
+function relabel() {
+  translatePage();
+  document.title = t("app.title");
+  fillLanguages();
+  connBox.querySelector(".conn-text").textContent = t(connKey);
+  if (store.me) showMe();
+  if (!current) {
+    if (!localStorage.getItem(NAME_KEY)) askName();
+    return;
+  }
+  if (current.view.relabel) {
+    current.view.relabel();
+  } else {
+    current.view.destroy();
+    current.view = parseRoute().make();
+    main.replaceChildren();
+    current.view.mount(main);
+  }
+  ctx.tutorial.relabel();
+  ctx.tutorial.follow(current.key, main);
+}
+
+langSelect.addEventListener("change", () => setLanguage(langSelect.value));
+languageEvents.addEventListener("change", relabel);
+translatePage();
+document.title = t("app.title");
+fillLanguages();
 
 if (localStorage.getItem(NAME_KEY)) start();
 else askName();

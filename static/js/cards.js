@@ -3,11 +3,19 @@
 // 26–38 green, 39–51 blue, 52–55 wizards, 56–59 jesters.
 
 import {h, s} from "./dom.js";
+import {t} from "./i18n.js";
 
 export const SUITS = ["red", "yellow", "green", "blue"];
-export const SUIT_NAMES = {red: "Red", yellow: "Yellow", green: "Green", blue: "Blue"};
-// Each suit has its own shape, so the colour is never the only cue.
-export const SUIT_SYMBOL_NAMES = {red: "heart", yellow: "star", green: "leaf", blue: "drop"};
+
+/** "Red" / "Rot". */
+export function suitName(suit) {
+  return t(`suit.${suit}`);
+}
+
+/** Each suit has its own shape, so the colour is never the only cue: "heart" / "Herz". */
+export function suitSymbolName(suit) {
+  return t(`suit.${suit}.symbol`);
+}
 
 const PATHS = {
   red: "M12 21.2s-7.6-4.7-9.6-9.4C.9 8.2 3.2 4.3 6.9 4.3c2.1 0 3.6 1.1 5.1 3 1.5-1.9 3-3 5.1-3 3.7 0 6 3.9 4.5 7.5-2 4.7-9.6 9.4-9.6 9.4z",
@@ -26,13 +34,13 @@ export function cardFromId(id) {
 }
 
 export function cardLabel(card) {
-  if (card.kind === "wizard") return "Wizard";
-  if (card.kind === "jester") return "Jester";
-  return `${SUIT_NAMES[card.suit]} ${card.rank}`;
+  if (card.kind === "wizard") return t("card.wizard");
+  if (card.kind === "jester") return t("card.jester");
+  return t("card.number", {suit: suitName(card.suit), rank: card.rank});
 }
 
 export function suitLabel(suit) {
-  return suit ? `${SUIT_NAMES[suit]} (${SUIT_SYMBOL_NAMES[suit]})` : "No trump";
+  return suit ? t("suit.label", {suit: suitName(suit), symbol: suitSymbolName(suit)}) : t("trump.none");
 }
 
 /** Wizards first, then red, yellow, green, blue by rank, jesters last. */
@@ -51,18 +59,18 @@ export function suitIcon(suit, cls = "suit-icon") {
 function face(card) {
   if (card.kind === "wizard") {
     return [
-      h("span", {class: "corner tl"}, "W"),
+      h("span", {class: "corner tl"}, t("card.wizardLetter")),
       h("span", {class: "card-center"}, suitIcon("wizard", "card-big")),
-      h("span", {class: "card-word"}, "Wizard"),
-      h("span", {class: "corner br"}, "W"),
+      h("span", {class: "card-word"}, t("card.wizard")),
+      h("span", {class: "corner br"}, t("card.wizardLetter")),
     ];
   }
   if (card.kind === "jester") {
     return [
-      h("span", {class: "corner tl"}, "J"),
+      h("span", {class: "corner tl"}, t("card.jesterLetter")),
       h("span", {class: "card-center"}, suitIcon("jester", "card-big")),
-      h("span", {class: "card-word"}, "Jester"),
-      h("span", {class: "corner br"}, "J"),
+      h("span", {class: "card-word"}, t("card.jester")),
+      h("span", {class: "corner br"}, t("card.jesterLetter")),
     ];
   }
   return [
@@ -92,13 +100,13 @@ export function cardView(card, {size = "md", extra = "", label} = {}) {
  */
 export function cardButton(card, {state, onPlay, why, tabindex = -1}) {
   const playable = state === "playable";
-  const note = playable ? ", play" : state === "illegal" ? `, cannot be played${why ? `: ${why}` : ""}` : "";
+  const note = playable ? t("hand.notePlay") : state === "illegal" ? (why ? t("hand.noteIllegalWhy", {why}) : t("hand.noteIllegal")) : "";
   return h("button", {
     type: "button",
     class: cardClass(card, "hand", state),
     "aria-label": cardLabel(card) + note,
     "aria-disabled": playable ? null : "true",
-    title: playable ? `Play ${cardLabel(card)}` : state === "illegal" ? why || "cannot be played now" : cardLabel(card),
+    title: playable ? t("hand.play", {card: cardLabel(card)}) : state === "illegal" ? why || t("hand.notNow") : cardLabel(card),
     tabindex: String(tabindex),
     dataset: {card: String(card.id), focusKey: `card-${card.id}`, focusGroup: "hand"},
     onClick: (event) => playable && onPlay(card, event),

@@ -1,21 +1,23 @@
 // Table chat: the lines the server relayed, and a box to write one (≤ 200 characters).
 
 import {h, mount, toast} from "./dom.js";
+import {errorText} from "./errors.js";
+import {t} from "./i18n.js";
 
 export class ChatPanel {
   constructor(ctx, tableId) {
     this.ctx = ctx;
     this.tableId = tableId;
-    this.list = h("ol", {class: "chat-lines", "aria-live": "polite", "aria-label": "Chat messages"});
+    this.list = h("ol", {class: "chat-lines", "aria-live": "polite", "aria-label": t("chat.messages")});
     this.input = h("input", {id: `chat-input`, name: "chat", maxlength: "200", autocomplete: "off",
-                             placeholder: "Say something nice…"});
+                             placeholder: t("chat.placeholder")});
     const form = h("form", {class: "chat-form", onSubmit: (e) => {
       e.preventDefault();
       this.send();
     }},
-      h("label", {class: "sr-only", for: "chat-input"}, "Chat message"), this.input,
-      h("button", {class: "btn btn-small", type: "submit"}, "Send"));
-    this.el = h("section", {class: "chat", "aria-label": "Chat"}, this.list, form);
+      h("label", {class: "sr-only", for: "chat-input"}, t("chat.message")), this.input,
+      h("button", {class: "btn btn-small", type: "submit"}, t("chat.send")));
+    this.el = h("section", {class: "chat", "aria-label": t("chat.title")}, this.list, form);
     this.onChange = (event) => {
       if (event.detail.what === "chat" && event.detail.table_id === this.tableId) this.update();
     };
@@ -30,7 +32,7 @@ export class ChatPanel {
       await this.ctx.socket.request({type: "chat", table_id: this.tableId, text});
       this.input.value = "";
     } catch (err) {
-      toast(err.code === "rate_limited" ? "Slow down a little: too many messages." : err.message, "error");
+      toast(err.code === "rate_limited" ? t("chat.slowDown") : errorText(err), "error");
     }
   }
 
@@ -40,7 +42,7 @@ export class ChatPanel {
     const nearBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
     mount(this.list, lines.length ? lines.map((line) => h("li", {class: line.player_id === me ? "mine" : ""},
       h("b", {class: "chat-name", title: line.name}, line.name), " ", h("span", null, line.text)))
-      : h("li", {class: "muted"}, "No messages yet."));
+      : h("li", {class: "muted"}, t("chat.none")));
     if (nearBottom) this.list.scrollTop = this.list.scrollHeight;
   }
 

@@ -5,16 +5,25 @@
 import {h, formatClock} from "./dom.js";
 import {cardLabel, cardView, suitIcon, suitLabel} from "./cards.js";
 import {PLAYER_COLOURS} from "./scoresheet.js";
+import {t} from "./i18n.js";
+
+const BOT_NAME = /^Bot \((easy|medium|hard|master)\)$/;
+
+/** A player's name as shown: the server names a bot "Bot (<level>)", shown with the level in the page's language. */
+export function shownName(name) {
+  const bot = BOT_NAME.exec(name || "");
+  return bot ? t("bot.name", {level: t(`bot.level.${bot[1]}`)}) : name;
+}
 
 /** Seat names, with a seat number added where two are alike ("Bot 3 (hard)", "Ann #2"). */
 export function displayNames(seats) {
   const counts = new Map();
   for (const seat of seats) counts.set(seat.name, (counts.get(seat.name) || 0) + 1);
   return seats.map((seat, i) => {
-    const name = seat.name || `Seat ${i + 1}`;
+    const name = seat.name ? shownName(seat.name) : t("seat.numbered", {n: i + 1});
     if (counts.get(seat.name) < 2) return name;
     // bots are all called "Bot (<level>)": the number goes first, where it is not cut off
-    return seat.kind === "bot" && seat.level ? `Bot ${i + 1} (${seat.level})` : `${name} #${i + 1}`;
+    return seat.kind === "bot" && seat.level ? t("bot.numbered", {n: i + 1, level: t(`bot.level.${seat.level}`)}) : `${name} #${i + 1}`;
   });
 }
 
@@ -34,21 +43,22 @@ function place(seat, bottom, n) {
 function bidText(obs, seat) {
   const bid = obs.bids[seat];
   if (bid !== null && bid !== undefined) return String(bid);
-  if (obs.has_bid[seat]) return "bid placed";
+  if (obs.has_bid[seat]) return t("seat.bidPlaced");
   return "–";
 }
 
 function seatPanel({seat, info, obs, bottom, n, clock, me}) {
   const isTurn = obs.current_player === seat && obs.phase !== "finished";
-  const name = info ? info.name : `Seat ${seat + 1}`;
+  const name = info ? info.name : t("seat.numbered", {n: seat + 1});
   const hidden = obs.bids[seat] === null && obs.has_bid[seat];
   const status = [];
-  if (info && info.kind === "player" && !info.connected) status.push(info.away ? "away: a bot plays" : "offline");
+  if (info && info.kind === "player" && !info.connected) status.push(t(info.away ? "seat.away" : "seat.offline"));
   const bid = bidText(obs, seat);
-  const label = `${name}${seat === me ? " (you)" : ""}${info && info.rating ? `, rated ${info.rating.rating}` : ""}` +
-    `${obs.dealer === seat ? ", dealer" : ""}: ` +
-    `${bid === "–" ? "no bid yet" : hidden ? "bid placed" : `bid ${bid}`}, ${obs.tricks_won[seat]} tricks won, score ${obs.scores[seat]}` +
-    `${isTurn ? ", to move" : ""}`;
+  const label = `${name}${seat === me ? t("seat.youNote") : ""}${info && info.rating ? t("seat.ratedNote", {rating: info.rating.rating}) : ""}` +
+    `${obs.dealer === seat ? t("seat.dealerNote") : ""}: ` +
+    `${bid === "–" ? t("seat.noBid") : hidden ? t("seat.bidPlaced") : t("seat.bid", {bid})}, ` +
+    `${t("seat.tricksWon", {count: obs.tricks_won[seat]})}, ${t("seat.score", {score: obs.scores[seat]})}` +
+    `${isTurn ? t("seat.toMoveNote") : ""}`;
   const showClock = isTurn && clock && clock.player === seat;
   return h("section", {
     class: ["seat", isTurn ? "turn" : "", seat === me ? "me" : "", status.length ? "gone" : ""].join(" "),
@@ -58,32 +68,32 @@ function seatPanel({seat, info, obs, bottom, n, clock, me}) {
   },
     h("div", {class: "seat-name"},
       h("span", {class: "seat-dot", style: {background: PLAYER_COLOURS[seat % PLAYER_COLOURS.length]}, "aria-hidden": "true"}),
-      h("span", {class: "seat-name-text", title: name}, name), seat === me ? h("span", {class: "you"}, "you") : null,
-      info && info.rating ? h("span", {class: "seat-rating", title: `Rating ${info.rating.rating} ± ${info.rating.uncertainty}`},
+      h("span", {class: "seat-name-text", title: name}, name), seat === me ? h("span", {class: "you"}, t("common.you")) : null,
+      info && info.rating ? h("span", {class: "seat-rating", title: t("seat.ratingTitle", {rating: info.rating.rating, uncertainty: info.rating.uncertainty})},
         String(info.rating.rating)) : null,
-      obs.dealer === seat ? h("span", {class: "dealer", title: "Dealer"}, "D") : null),
+      obs.dealer === seat ? h("span", {class: "dealer", title: t("seat.dealer")}, t("seat.dealerLetter")) : null),
     h("div", {class: "seat-stats"},
-      h("span", {class: `stat stat-bid ${hidden ? "hidden-bid" : ""}`}, h("small", null, "Bid"), h("b", null, bid)),
-      h("span", {class: "stat stat-tricks"}, h("small", null, "Won"), h("b", null, String(obs.tricks_won[seat]))),
-      h("span", {class: "stat stat-score"}, h("small", null, "Score"), h("b", null, String(obs.scores[seat])))),
+      h("span", {class: `stat stat-bid ${hidden ? "hidden-bid" : ""}`}, h("small", null, t("seat.statBid")), h("b", null, bid)),
+      h("span", {class: "stat stat-tricks"}, h("small", null, t("seat.statWon")), h("b", null, String(obs.tricks_won[seat]))),
+      h("span", {class: "stat stat-score"}, h("small", null, t("seat.statScore")), h("b", null, String(obs.scores[seat])))),
     status.length ? h("div", {class: "seat-status"}, status.join(" · ")) : null,
-    showClock ? h("div", {class: "clock", dataset: {deadline: String(clock.deadlineAt)}, "aria-label": "Turn clock"},
+    showClock ? h("div", {class: "clock", dataset: {deadline: String(clock.deadlineAt)}, "aria-label": t("lobby.turnClock")},
       formatClock(clock.deadlineAt - performance.now())) : null,
-    isTurn && !showClock ? h("div", {class: "turn-note"}, obs.phase === "bidding" ? "bidding…" : obs.phase === "choosing_trump" ? "choosing trump…" : "to play") : null,
-    seat !== me && obs.hand_sizes ? h("div", {class: "hand-size", "aria-hidden": "true"}, `${obs.hand_sizes[seat]} card${obs.hand_sizes[seat] === 1 ? "" : "s"}`) : null);
+    isTurn && !showClock ? h("div", {class: "turn-note"}, t(obs.phase === "bidding" ? "seat.bidding" : obs.phase === "choosing_trump" ? "seat.choosingTrump" : "seat.toPlay")) : null,
+    seat !== me && obs.hand_sizes ? h("div", {class: "hand-size", "aria-hidden": "true"}, t("seat.cards", {count: obs.hand_sizes[seat]})) : null);
 }
 
 function trumpBox(obs) {
   let text;
-  if (obs.phase === "choosing_trump") text = "Dealer is choosing…";
+  if (obs.phase === "choosing_trump") text = t("trump.dealerChoosing");
   else if (obs.trump_suit) text = suitLabel(obs.trump_suit);
-  else if (!obs.trump_card) text = "No trump (last round)";
-  else if (obs.trump_card.kind === "jester") text = "No trump (Jester)";
-  else text = "No trump (Wizard)";
-  return h("div", {class: "trump", "aria-label": `Trump: ${text}`},
-    obs.trump_card ? cardView(obs.trump_card, {size: "sm", label: `Trump card: ${cardLabel(obs.trump_card)}`})
+  else if (!obs.trump_card) text = t("trump.noneLastRound");
+  else if (obs.trump_card.kind === "jester") text = t("trump.noneJester");
+  else text = t("trump.noneWizard");
+  return h("div", {class: "trump", "aria-label": t("trump.label", {text})},
+    obs.trump_card ? cardView(obs.trump_card, {size: "sm", label: t("trump.card", {card: cardLabel(obs.trump_card)})})
       : h("div", {class: "card card-sm card-back", "aria-hidden": "true"}),
-    h("div", {class: "trump-text"}, h("small", null, "Trump"),
+    h("div", {class: "trump-text"}, h("small", null, t("trump.title")),
       h("span", null, obs.trump_suit ? suitIcon(obs.trump_suit, "trump-icon") : null, text)));
 }
 
@@ -93,18 +103,18 @@ export function bidBalance(obs) {
   const known = obs.bids.filter((b) => b !== null && b !== undefined);
   const placed = obs.has_bid.filter(Boolean).length;
   if (!placed) return null;
-  if (known.length < placed) return {text: "Bids hidden until all have bid", total: null};
+  if (known.length < placed) return {text: t("balance.hidden"), total: null};
   const total = known.reduce((a, b) => a + b, 0);
   const diff = total - obs.round_number;
-  const so = placed < obs.num_players ? " so far" : "";
-  const verdict = diff > 0 ? `${diff} over` : diff < 0 ? `${-diff} under` : "even";
-  return {text: `Bids${so}: ${total} of ${obs.round_number} (${verdict})`,
+  const verdict = diff > 0 ? t("balance.over", {n: diff}) : diff < 0 ? t("balance.under", {n: -diff}) : t("balance.even");
+  const key = placed < obs.num_players ? "balance.soFar" : "balance.all";
+  return {text: t(key, {total, cards: obs.round_number, verdict}),
           total, diff, complete: placed === obs.num_players};
 }
 
 /** Who took a trick, in words: "You take the trick", "Ada takes the trick". */
 export function trickWinnerText(name, isMe) {
-  return isMe ? "You take the trick" : `${name} takes the trick`;
+  return isMe ? t("trick.youTake") : t("trick.takes", {name});
 }
 
 /**
@@ -118,12 +128,12 @@ export function feltView({n, bottom, me, seats, obs, completedTrick, sweep = fal
                           topExtra = null, extra = null, onFelt = null}) {
   const trickCards = completedTrick ? completedTrick.cards : obs.current_trick;
   const winner = completedTrick ? completedTrick.winner : null;
-  const names = (seat) => (seats[seat] ? seats[seat].name : `Seat ${seat + 1}`);
+  const names = (seat) => (seats[seat] ? seats[seat].name : t("seat.numbered", {n: seat + 1}));
   const to = winner !== null ? place(winner, bottom, n).seat : null;
   const trick = h("div", {
     class: `trick ${completedTrick ? "completed" : ""} ${sweep ? "sweep" : ""}`,
     role: "group",
-    "aria-label": completedTrick ? `Completed trick, won by ${winner === me ? "you" : names(winner)}` : "Current trick",
+    "aria-label": completedTrick ? t("trick.completed", {name: winner === me ? t("common.you") : names(winner)}) : t("trick.current"),
     dataset: winner !== null ? {winner: String(winner)} : null,
   },
     trickCards.map((played, i) => h("div", {
@@ -131,13 +141,13 @@ export function feltView({n, bottom, me, seats, obs, completedTrick, sweep = fal
       style: {...place(played.player, bottom, n).card, zIndex: String(i + 1),
               ...(to ? {"--to-left": to.left, "--to-top": to.top} : {})},
       dataset: {seat: String(played.player), key: `trick-${played.card.id}`},
-    }, cardView(played.card, {size: "md", label: `${names(played.player)} played ${cardLabel(played.card)}`}))));
+    }, cardView(played.card, {size: "md", label: t("trick.played", {name: names(played.player), card: cardLabel(played.card)})}))));
   const caption = completedTrick && !sweep
     ? h("div", {class: "trick-caption", role: "status"}, trickWinnerText(names(winner), winner === me))
     : null;
-  const roundText = obs.phase === "finished" ? "Game over"
-    : `Round ${obs.round_number} of ${obs.total_rounds}` +
-      (obs.phase === "playing" && obs.current_player !== null ? ` · Trick ${obs.trick_number} of ${obs.round_number}` : "");
+  const roundText = obs.phase === "finished" ? t("game.over")
+    : t("round.of", {round: obs.round_number, total: obs.total_rounds}) +
+      (obs.phase === "playing" && obs.current_player !== null ? ` · ${t("trick.of", {trick: obs.trick_number, total: obs.round_number})}` : "");
   const balance = bidBalance(obs);
   const felt = h("div", {class: `felt felt-${n}`, dataset: {players: String(n)}},
     trick, caption,

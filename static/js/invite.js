@@ -3,6 +3,10 @@
 
 import {h} from "./dom.js";
 import {getJson} from "./http.js";
+import {errorText} from "./errors.js";
+import {t} from "./i18n.js";
+
+const tr = t; // where `t` names the previewed table
 
 /** The table a link leads to ({tableId, invite, watch}), or null: #/table/<id>[/<invite>], #/watch/… */
 export function linkedTable(hash) {
@@ -11,23 +15,18 @@ export function linkedTable(hash) {
   return {tableId: parts[1], invite: parts[2] || null, watch: parts[0] === "watch"};
 }
 
-const seatsWord = (n) => `${n} seat${n === 1 ? "" : "s"}`;
-
-/** The preview in words (`t`: the server's {host, players, free_seats, status}). */
-export function previewText(t, watch) {
-  const whose = t.host ? `${t.host}'s table` : "a table";
-  const at = `${whose} for ${t.players}`;
-  if (watch) return `You are invited to watch ${at}.`;
-  if (t.status !== "waiting") return `The game at ${at} has started: you can watch it.`;
-  if (!t.free_seats) return `${at[0].toUpperCase()}${at.slice(1)} is full: you can watch the game.`;
-  const who = t.host ? `${t.host} invites you` : "You are invited";
-  return `${who} to a table for ${t.players}: ${seatsWord(t.free_seats)} of ${t.players} free.`;
+/** The preview in words (`table`: the server's {host, players, free_seats, status}). */
+export function previewText(table, watch) {
+  const host = table.host ? "Host" : "";
+  const params = {host: table.host, players: table.players, count: table.free_seats};
+  if (watch) return t(`invite.watch${host}`, params);
+  if (table.status !== "waiting") return t(`invite.started${host}`, params);
+  if (!table.free_seats) return t(`invite.full${host}`, params);
+  return t(`invite.join${host}`, params);
 }
 
-const PROBLEMS = {
-  invite_required: "This link does not open the table: it may be cut off or mistyped. Ask for the invite link again.",
-  no_such_table: "This table is not open any more (or the link is mistyped).",
-};
+// a link's refusals in the words of a link (the catalog's invite.problem.<code>)
+const PROBLEMS = ["invite_required", "no_such_table"];
 
 /** A line for the name form about the linked table (filled in once the server answers), or null. */
 export function inviteNote(hash) {
@@ -36,10 +35,10 @@ export function inviteNote(hash) {
   const note = h("p", {class: "invite-note", id: "invite-note", role: "status"});
   const query = link.invite ? `?invite=${encodeURIComponent(link.invite)}` : "";
   getJson(`/api/tables/${encodeURIComponent(link.tableId)}${query}`).then((t) => {
-    note.textContent = `${previewText(t, link.watch)} Choose your name to ${link.watch ? "watch" : "join"}.`;
+    note.textContent = `${previewText(t, link.watch)} ${tr(link.watch ? "invite.nameToWatch" : "invite.nameToJoin")}`;
   }).catch((err) => {
     note.classList.add("invite-problem");
-    note.textContent = PROBLEMS[err.code] || `The table could not be looked up: ${err.message}`;
+    note.textContent = PROBLEMS.includes(err.code) ? tr(`invite.problem.${err.code}`) : tr("invite.lookupFailed", {reason: errorText(err)});
   });
   return note;
 }

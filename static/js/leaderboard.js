@@ -4,6 +4,9 @@
 import {h, mount} from "./dom.js";
 import {getJson} from "./http.js";
 import {levelName, PROVISIONAL_GAMES, profileLink, ratingText} from "./ratings.js";
+import {shownName} from "./felt.js";
+import {errorText} from "./errors.js";
+import {t} from "./i18n.js";
 
 const PAGE = 20;
 
@@ -21,11 +24,10 @@ export class LeaderboardPanel {
     }});
     this.el = h("section", {class: "panel leaderboard", "aria-labelledby": "leaderboard-title"},
       h("div", {class: "leaderboard-head"},
-        h("h2", {id: "leaderboard-title"}, "Leaderboard"),
-        h("div", {class: "check"}, toggle, h("label", {for: "lb-provisional"}, "Show provisional ratings",
-          h("span", {class: "hint"}, `players with fewer than ${PROVISIONAL_GAMES} rated games`)))),
-      h("p", {class: "muted"}, "Ratings start at 1500; the number after ± is how unsure it still is. ",
-        "The bots are landmarks: they are rated by the same games as everyone."),
+        h("h2", {id: "leaderboard-title"}, t("leaderboard.title")),
+        h("div", {class: "check"}, toggle, h("label", {for: "lb-provisional"}, t("leaderboard.showProvisional"),
+          h("span", {class: "hint"}, t("leaderboard.provisionalHint", {count: PROVISIONAL_GAMES}))))),
+      h("p", {class: "muted"}, t("leaderboard.intro")),
       this.list, this.pager);
     this.load();
   }
@@ -37,36 +39,37 @@ export class LeaderboardPanel {
     try {
       page = await getJson(`/api/leaderboard?${query}`);
     } catch (err) {
-      mount(this.list, h("p", {class: "muted", role: "alert"}, `The leaderboard is not available: ${err.message}`));
+      mount(this.list, h("p", {class: "muted", role: "alert"}, t("leaderboard.unavailable", {reason: errorText(err)})));
       mount(this.pager);
       return;
     }
     const me = this.ctx.store.me && this.ctx.store.me.player_id;
     mount(this.list, page.players.length ? h("table", {class: "lb-table"},
-      h("thead", null, h("tr", null, ["#", "Player", "Rating", "Games", "Plays like"].map((t) => h("th", {scope: "col"}, t)))),
+      h("thead", null, h("tr", null, ["#", t("summary.player"), t("leaderboard.rating"), t("profile.games"), t("leaderboard.playsLike")]
+        .map((text) => h("th", {scope: "col"}, text)))),
       h("tbody", null, page.players.map((p) => h("tr", {
         class: [p.bot ? "landmark" : "", p.player_id === me ? "mine" : ""].join(" "), dataset: {player: p.player_id}},
         h("td", {class: "lb-rank"}, String(p.rank)),
         h("th", {scope: "row", class: "lb-name"},
-          h("a", {href: profileLink(p.player_id), class: "ellipsis", title: p.name}, p.name),
-          p.bot ? h("span", {class: "tag tag-bot", title: "A bot level: a landmark of the scale"}, "bot") : null,
-          p.player_id === me ? h("span", {class: "you"}, "you") : null,
-          p.provisional ? h("span", {class: "tag tag-warn", title: `Fewer than ${PROVISIONAL_GAMES} rated games`}, "provisional") : null),
+          h("a", {href: profileLink(p.player_id), class: "ellipsis", title: shownName(p.name)}, shownName(p.name)),
+          p.bot ? h("span", {class: "tag tag-bot", title: t("leaderboard.botTitle")}, t("profile.bot")) : null,
+          p.player_id === me ? h("span", {class: "you"}, t("common.you")) : null,
+          p.provisional ? h("span", {class: "tag tag-warn", title: t("leaderboard.provisionalTitle", {count: PROVISIONAL_GAMES})}, t("leaderboard.provisional")) : null),
         h("td", {class: "lb-rating"}, ratingText(p)),
         h("td", null, String(p.rated_games)),
         h("td", {class: "muted"}, p.bot ? "–" : levelName(p.near) || "–")))))
-      : h("p", {class: "muted empty"}, this.provisional ? "Nobody has finished a rated game yet."
-        : `Nobody has ${PROVISIONAL_GAMES} rated games yet: show the provisional ratings.`));
+      : h("p", {class: "muted empty"}, this.provisional ? t("leaderboard.nobody")
+        : t("leaderboard.nobodyYet", {count: PROVISIONAL_GAMES})));
     const last = Math.min(page.offset + page.players.length, page.total);
     mount(this.pager,
       h("button", {type: "button", class: "btn btn-small", id: "lb-prev", disabled: page.offset === 0, onClick: () => {
         this.offset = Math.max(0, this.offset - PAGE);
         this.load();
-      }}, "Previous"),
-      h("span", {class: "muted", id: "lb-range"}, page.total ? `${page.offset + 1}–${last} of ${page.total}` : ""),
+      }}, t("leaderboard.previous")),
+      h("span", {class: "muted", id: "lb-range"}, page.total ? t("leaderboard.range", {from: page.offset + 1, to: last, total: page.total}) : ""),
       h("button", {type: "button", class: "btn btn-small", id: "lb-next", disabled: last >= page.total, onClick: () => {
         this.offset += PAGE;
         this.load();
-      }}, "Next"));
+      }}, t("leaderboard.next")));
   }
 }

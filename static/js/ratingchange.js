@@ -5,6 +5,7 @@
 
 import {h} from "./dom.js";
 import {fetchProfile, signed, START_RATING} from "./ratings.js";
+import {t} from "./i18n.js";
 
 const POLL_MS = 600;
 const POLLS = 15;
@@ -63,10 +64,10 @@ export class GameRating {
   line() {
     const c = this.change;
     if (!c || c.state === "none") return null;
-    if (c.state === "waiting") return h("p", {class: "rating-change muted", id: "rating-change"}, "Rating the game…");
+    if (c.state === "waiting") return h("p", {class: "rating-change muted", id: "rating-change"}, t("rating.waiting"));
     return h("p", {class: `rating-change ${c.delta >= 0 ? "up" : "down"}`, id: "rating-change", dataset: {delta: String(c.delta)}},
-      "Your rating: ", h("span", {class: "rc-before"}, String(c.before)), " → ", h("strong", {class: "rc-after"}, String(c.after)),
+      t("rating.yours"), " ", h("span", {class: "rc-before"}, String(c.before)), " → ", h("strong", {class: "rc-after"}, String(c.after)),
       " ", h("span", {class: "rc-delta"}, `(${signed(c.delta)})`),
-      c.provisional ? h("span", {class: "tag tag-warn"}, "provisional") : null);
+      c.provisional ? h("span", {class: "tag tag-warn"}, t("leaderboard.provisional")) : null);
   }
 }

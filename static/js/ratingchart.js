@@ -2,6 +2,7 @@
 // the rating on the y axis with a few round ticks, the games' dates under the x axis.
 
 import {s} from "./dom.js";
+import {formatDate, t} from "./i18n.js";
 
 const W = 640;
 const H = 230;
@@ -17,8 +18,7 @@ function ticks(lo, hi) {
 }
 
 function day(iso) {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : date.toLocaleDateString([], {month: "short", day: "numeric"});
+  return formatDate(iso, {month: "short", day: "numeric"});
 }
 
 /** history: [{at, rating, uncertainty}], oldest first. */
@@ -39,15 +39,15 @@ export function ratingChart(history) {
     s("title", null, `${day(p.at)}: ${p.rating} ± ${p.uncertainty}`)));
   const dates = n > 1 ? [[0, "start"], [n - 1, "end"]] : [[0, "middle"]];
   return s("svg", {class: "rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img",
-                   "aria-label": `Rating over the last ${n} rated game${n === 1 ? "" : "s"}: from ${values[0]} to ${values[n - 1]}`},
+                   "aria-label": t("rating.chartLabel", {count: n, from: values[0], to: values[n - 1]})},
     grid,
     s("line", {class: "rc-axis", x1: PAD.left, x2: W - PAD.right, y1: bottom, y2: bottom}),
     s("line", {class: "rc-axis", x1: PAD.left, x2: PAD.left, y1: PAD.top, y2: bottom}),
     dates.map(([i, anchor]) => s("text", {class: "rc-date", x: x(i), y: bottom + 16, "text-anchor": anchor}, day(history[i].at))),
     s("text", {class: "rc-label", x: (PAD.left + W - PAD.right) / 2, y: H - 6, "text-anchor": "middle"},
-      `Rated games (the latest ${n})`),
+      t("rating.chartGames", {count: n})),
     s("text", {class: "rc-label", x: 12, y: PAD.top + (bottom - PAD.top) / 2, "text-anchor": "middle",
-               transform: `rotate(-90 12 ${PAD.top + (bottom - PAD.top) / 2})`}, "Rating"),
+               transform: `rotate(-90 12 ${PAD.top + (bottom - PAD.top) / 2})`}, t("leaderboard.rating")),
     s("path", {class: "rc-line", d: path}),
     points);
 }

@@ -2,6 +2,7 @@
 // the names at a table (each seat's profile, fetched once per game).
 
 import {getJson, HttpError} from "./http.js";
+import {levelName as levelWord} from "./help.js";
 
 /** A new player's shown rating (docs/ratings.md: the 1500 scale). */
 export const START_RATING = 1500;
@@ -12,7 +13,7 @@ export function profileLink(playerId) {
 }
 
 export function levelName(level) {
-  return level ? level[0].toUpperCase() + level.slice(1) : "";
+  return levelWord(level);
 }
 
 /** "1523 ± 212". */

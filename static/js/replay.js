@@ -10,11 +10,12 @@ import {AnalysisPanel} from "./analysis.js";
 import {gameRounds} from "./length.js";
 // with the token of hello: "Recent games" then lists my private games (and bot games) too
 import {getJson} from "./http.js";
+import {errorText} from "./errors.js";
+import {formatDate, t} from "./i18n.js";
 
 
 function when(iso) {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString([], {dateStyle: "medium", timeStyle: "short"});
+  return formatDate(iso);
 }
 
 /** A game's replay link; a private game's carries its table's invite, so that it can be shared. */
@@ -31,23 +32,23 @@ export function gameRow(game) {
   return h("li", {class: "game-row", dataset: {game: game.id}},
     h("div", {class: "game-row-main"},
       h("time", {datetime: game.finished}, when(game.finished)),
-      h("ul", {class: "game-players", "aria-label": "Players and scores"}, players.map((p, i) =>
+      h("ul", {class: "game-players", "aria-label": t("games.players")}, players.map((p, i) =>
         h("li", {class: winners.has(p.seat) ? "winner" : ""},
           h("span", {class: "ellipsis", title: names[i]}, names[i]), " ", h("b", null, String(game.scores[p.seat])),
-          winners.has(p.seat) ? h("span", {class: "tag tag-win"}, "winner") : null)))),
+          winners.has(p.seat) ? h("span", {class: "tag tag-win"}, t("end.winner")) : null)))),
     h("a", {class: "btn btn-small", href: replayLink(game),
-            "aria-label": `Replay the game of ${when(game.finished)}`}, "Replay"));
+            "aria-label": t("games.replayOf", {when: when(game.finished)})}, t("replay.title")));
 }
 
 /** A short list of the latest games into `box` (the lobby). */
 export async function recentGamesList(box, limit) {
-  mount(box, h("p", {class: "muted"}, "Loading…"));
+  mount(box, h("p", {class: "muted"}, t("common.loading")));
   try {
     const data = await getJson(`/api/games?limit=${limit}`);
     mount(box, data.games.length ? h("ul", {class: "rows"}, data.games.map(gameRow))
-      : h("p", {class: "muted empty"}, "No finished games yet."));
+      : h("p", {class: "muted empty"}, t("games.none")));
   } catch {
-    mount(box, h("p", {class: "muted empty"}, "Game history is not available on this server."));
+    mount(box, h("p", {class: "muted empty"}, t("games.unavailableHere")));
   }
 }
 
@@ -61,9 +62,9 @@ export class GamesView {
     this.list = h("ul", {class: "rows"});
     this.more = h("div");
     this.root = h("section", {class: "panel games-page", "aria-labelledby": "games-title"},
-      h("h1", {id: "games-title"}, "Recent games"), this.list, this.more);
+      h("h1", {id: "games-title"}, t("header.recentGames")), this.list, this.more);
     main.append(this.root);
-    document.title = "Recent games · Wizard online";
+    document.title = t("games.tabTitle");
     this.load();
   }
 
@@ -73,11 +74,11 @@ export class GamesView {
     try {
       const data = await getJson(`/api/games?${query}`);
       this.list.append(...data.games.map(gameRow));
-      if (!this.list.children.length) this.list.append(h("li", {class: "muted empty"}, "No finished games yet."));
+      if (!this.list.children.length) this.list.append(h("li", {class: "muted empty"}, t("games.none")));
       this.before = data.next_before;
-      mount(this.more, this.before ? h("button", {type: "button", class: "btn", onClick: () => this.load()}, "Older games") : null);
+      mount(this.more, this.before ? h("button", {type: "button", class: "btn", onClick: () => this.load()}, t("games.older")) : null);
     } catch (err) {
-      mount(this.more, h("p", {class: "muted", role: "alert"}, `Game history is not available: ${err.message}`));
+      mount(this.more, h("p", {class: "muted", role: "alert"}, t("games.unavailable", {reason: errorText(err)})));
     }
   }
 
@@ -179,9 +180,9 @@ export class ReplayView {
   }
 
   mount(main) {
-    this.root = h("div", {class: "replay-page"}, h("p", {class: "muted center-page"}, "Loading the game…"));
+    this.root = h("div", {class: "replay-page"}, h("p", {class: "muted center-page"}, t("replay.loading")));
     main.append(this.root);
-    document.title = "Replay · Wizard online";
+    document.title = t("replay.tabTitle");
     document.addEventListener("keydown", this.onKey);
     this.load();
   }
@@ -192,8 +193,8 @@ export class ReplayView {
       this.replay = await getJson(`/api/games/${encodeURIComponent(this.gameId)}/replay${query}`);
     } catch (err) {
       mount(this.root, h("section", {class: "panel problem", role: "alert"},
-        h("h1", null, "This replay is not available"), h("p", {class: "muted"}, err.message),
-        h("a", {class: "btn", href: "#/games"}, "Recent games")));
+        h("h1", null, t("replay.unavailable")), h("p", {class: "muted"}, errorText(err)),
+        h("a", {class: "btn", href: "#/games"}, t("header.recentGames"))));
       return;
     }
     this.replay.players.sort((a, b) => a.seat - b.seat);
@@ -245,16 +246,16 @@ export class ReplayView {
 
   describe(frame) {
     const names = displayNames(this.replay.players);
-    if (!frame.step) return "The cards are dealt.";
+    if (!frame.step) return t("replay.dealt");
     const {seat, action} = frame.step;
     const parts = [];
-    if (action.type === "bid") parts.push(`${names[seat]} bids ${action.value}.`);
-    else if (action.type === "trump") parts.push(`${names[seat]} names ${suitLabel(action.suit)} as trump.`);
-    else parts.push(`${names[seat]} plays ${cardLabel(frame.completed ? frame.completed.cards.at(-1).card : frame.current_trick.at(-1).card)}.`);
+    if (action.type === "bid") parts.push(t("replay.bids", {name: names[seat], n: action.value}));
+    else if (action.type === "trump") parts.push(t("replay.names", {name: names[seat], suit: suitLabel(action.suit)}));
+    else parts.push(t("replay.plays", {name: names[seat], card: cardLabel(frame.completed ? frame.completed.cards.at(-1).card : frame.current_trick.at(-1).card)}));
     for (const event of frame.step.events) {
-      if (event.type === "trick_completed") parts.push(`${names[event.trick.winner]} takes the trick.`);
-      if (event.type === "round_completed") parts.push(`Round ${event.result.round_number} is scored.`);
-      if (event.type === "game_finished") parts.push("The game is over.");
+      if (event.type === "trick_completed") parts.push(`${t("trick.takes", {name: names[event.trick.winner]})}.`);
+      if (event.type === "round_completed") parts.push(t("replay.scored", {round: event.result.round_number}));
+      if (event.type === "game_finished") parts.push(t("move.gameOver"));
     }
     return parts.join(" ");
   }
@@ -277,23 +278,23 @@ export class ReplayView {
       type: "button", class: "btn btn-small", "aria-label": label, title: label, disabled, id,
       onClick: () => this.goTo(target)}, content);
     const rounds = replay.rounds.map((r) => r.round_number);
-    const roundSelect = h("select", {id: "replay-round", "aria-label": "Jump to a round", class: "round-select",
+    const roundSelect = h("select", {id: "replay-round", "aria-label": t("replay.jump"), class: "round-select",
                                      onChange: (e) => this.goTo(this.roundStep(Number(e.target.value)))},
-      rounds.map((r) => h("option", {value: String(r), selected: r === frame.round_number}, `Round ${r}`)));
-    const controls = h("div", {class: "replay-controls", role: "group", "aria-label": "Replay controls"},
-      button("First step", replayIcon("first"), 0, this.index === 0, "replay-first"),
-      button("Previous trick", [replayIcon("trick-back"), h("span", {class: "wide-only"}, "Trick")], this.trickStep(-1), this.index === 0, "replay-trick-back"),
-      button("Step back", [replayIcon("back"), "Back"], this.index - 1, this.index === 0, "replay-back"),
-      h("span", {class: "step-count", id: "replay-step", "aria-live": "polite"}, `Step ${this.index} of ${last}`),
-      button("Step forward", ["Forward", replayIcon("forward")], this.index + 1, this.index === last, "replay-forward"),
-      button("Next trick", [h("span", {class: "wide-only"}, "Trick"), replayIcon("trick-forward")], this.trickStep(1), this.index === last, "replay-trick-forward"),
-      button("Last step", replayIcon("last"), last, this.index === last, "replay-last"),
+      rounds.map((r) => h("option", {value: String(r), selected: r === frame.round_number}, t("replay.round", {round: r}))));
+    const controls = h("div", {class: "replay-controls", role: "group", "aria-label": t("replay.controls")},
+      button(t("replay.first"), replayIcon("first"), 0, this.index === 0, "replay-first"),
+      button(t("replay.prevTrick"), [replayIcon("trick-back"), h("span", {class: "wide-only"}, t("replay.trick"))], this.trickStep(-1), this.index === 0, "replay-trick-back"),
+      button(t("replay.stepBack"), [replayIcon("back"), t("replay.back")], this.index - 1, this.index === 0, "replay-back"),
+      h("span", {class: "step-count", id: "replay-step", "aria-live": "polite"}, t("replay.step", {step: this.index, last})),
+      button(t("replay.stepForward"), [t("replay.forward"), replayIcon("forward")], this.index + 1, this.index === last, "replay-forward"),
+      button(t("replay.nextTrick"), [h("span", {class: "wide-only"}, t("replay.trick")), replayIcon("trick-forward")], this.trickStep(1), this.index === last, "replay-trick-forward"),
+      button(t("replay.last"), replayIcon("last"), last, this.index === last, "replay-last"),
       roundSelect,
       h("button", {type: "button", class: "btn btn-small btn-ghost", onClick: () => this.toggleAutoplay()},
-        this.playing ? "Pause" : "Auto-play"));
+        t(this.playing ? "replay.pause" : "replay.autoplay")));
     const hands = h("div", {class: "replay-hands"}, frame.hands.map((hand, seat) => h("div", {class: "replay-hand", dataset: {seat: String(seat)}},
       h("span", {class: "replay-hand-name", title: names[seat]}, names[seat]),
-      h("div", {class: "replay-hand-cards", "aria-label": `${names[seat]}'s hand`},
+      h("div", {class: "replay-hand-cards", "aria-label": t("replay.hand", {name: names[seat]})},
         sortHand(hand).map((card) => cardView(card, {size: "sm"}))))));
     const sheet = {names, totalRounds: gameRounds(replay.options, n), history: frame.history, mySeat: null,
                    current: phase === "finished" ? null : {round_number: frame.round_number, bids: frame.bids, has_bid: obs.has_bid, tricks_won: frame.tricks_won}};
@@ -302,20 +303,20 @@ export class ReplayView {
     const keep = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.id : null;
     mount(this.root,
       h("div", {class: "table-body"},
-        h("div", {class: "table-head"}, h("h1", null, "Replay"), h("span", {class: "muted"}, names.join(" · ")),
-          h("div", {class: "head-actions"}, h("a", {class: "btn btn-small btn-ghost", href: "#/games"}, "All games"))),
+        h("div", {class: "table-head"}, h("h1", null, t("replay.title")), h("span", {class: "muted"}, names.join(" · ")),
+          h("div", {class: "head-actions"}, h("a", {class: "btn btn-small btn-ghost", href: "#/games"}, t("replay.allGames")))),
         controls,
         h("p", {class: "step-text", "aria-live": "polite"}, this.describe(frame), " ", this.analysis.stepNote(this.index - 1)),
         h("div", {class: "felt-wrap"}, feltView({n, bottom: 0, me: null, seats, obs, completedTrick: frame.completed, clock: null}),
-          done ? h("section", {class: "end", "aria-labelledby": "end-title"}, h("h2", {id: "end-title"}, "Final scores"),
-            h("ol", {class: "ranking", "aria-label": "Final ranking"}, order.map((e) => h("li", {
+          done ? h("section", {class: "end", "aria-labelledby": "end-title"}, h("h2", {id: "end-title"}, t("replay.finalScores")),
+            h("ol", {class: "ranking", "aria-label": t("end.ranking")}, order.map((e) => h("li", {
               class: replay.winners.includes(e.seat) ? "winner" : "", dataset: {seat: String(e.seat), score: String(e.score)},
             }, h("span", {class: "place"}, `${e.place}.`), h("span", {class: "who"}, names[e.seat]),
-              replay.winners.includes(e.seat) ? h("span", {class: "tag tag-win"}, "winner") : null,
+              replay.winners.includes(e.seat) ? h("span", {class: "tag tag-win"}, t("end.winner")) : null,
               h("span", {class: "pts"}, String(e.score)))))) : null),
         hands),
       h("aside", {class: "side"}, h("section", {class: "panel score-panel", "aria-labelledby": "score-title"},
-        h("h2", {id: "score-title"}, "Score sheet"), scorePad(sheet), scoreChart(sheet)), this.analysis.root));
+        h("h2", {id: "score-title"}, t("pad.title")), scorePad(sheet), scoreChart(sheet)), this.analysis.root));
     if (justPlayed !== null) {
       for (const el of this.root.querySelectorAll(`.trick [data-card="${justPlayed}"]`)) el.classList.add("just-played");
     }

@@ -3,6 +3,7 @@
 // engine's round results.
 
 import {h, s} from "./dom.js";
+import {t} from "./i18n.js";
 
 export const PLAYER_COLOURS = ["#f2c14e", "#5fb3f9", "#f47c7c", "#7ddf8e", "#c59bf5", "#f5a45d"];
 const MARKERS = ["circle", "square", "triangle", "diamond", "cross", "star"];
@@ -35,12 +36,12 @@ export function scorePad(sheet) {
   // five or six players: one column per player (score over bid/won) so the pad fits the side panel
   if (n >= 5) return compactPad(sheet, byRound);
   const head = h("thead", null,
-    h("tr", null, h("th", {scope: "col", rowspan: "2", class: "rcol", title: "round"}, "Rd"),
+    h("tr", null, h("th", {scope: "col", rowspan: "2", class: "rcol", title: t("pad.roundTitle")}, t("pad.round")),
       names.map((name, i) => h("th", {scope: "colgroup", colspan: "2", title: name, class: `pcol ${i === mySeat ? "mine" : ""}`},
         legendMarker(i), " ", name))),
     h("tr", {class: "sub"}, names.map(() => [
-      h("th", {scope: "col", title: "bid / tricks won"}, "B/W"),
-      h("th", {scope: "col", title: "score"}, "Pts")])));
+      h("th", {scope: "col", title: t("pad.bwTitle")}, t("pad.bw")),
+      h("th", {scope: "col", title: t("pad.ptsTitle")}, t("pad.pts"))])));
   const rows = [];
   for (let round = 1; round <= totalRounds; round++) {
     const result = byRound.get(round);
@@ -50,18 +51,18 @@ export function scorePad(sheet) {
       if (result) {
         const made = result.bids[p] === result.tricks[p];
         const change = result.score_changes[p];
-        const how = made ? "bid made" : `missed by ${Math.abs(result.tricks[p] - result.bids[p])}`;
+        const how = made ? t("pad.bidMade") : t("summary.missedBy", {n: Math.abs(result.tricks[p] - result.bids[p])});
         cells.push(
-          h("td", {class: `bid ${made ? "made" : "missed"}`, title: `bid ${result.bids[p]}, won ${result.tricks[p]}: ${how}`},
+          h("td", {class: `bid ${made ? "made" : "missed"}`, title: t("pad.cellTitle", {bid: result.bids[p], won: result.tricks[p], how})},
             h("span", {class: "bw"}, `${result.bids[p]}/${result.tricks[p]}`),
-            h("span", {class: "mark", "aria-label": made ? "made" : "missed"}, made ? "✓" : "✗")),
-          h("td", {class: "score", title: `${change >= 0 ? "+" : ""}${change} this round`},
+            h("span", {class: "mark", "aria-label": t(made ? "pad.made" : "pad.missed")}, made ? "✓" : "✗")),
+          h("td", {class: "score", title: t("pad.thisRound", {change: `${change >= 0 ? "+" : ""}${change}`})},
             String(result.scores[p]), h("small", {class: change >= 0 ? "plus" : "minus"}, `${change >= 0 ? "+" : "−"}${Math.abs(change)}`)));
       } else if (live) {
         const bid = live.bids[p];
         const bidText = bid !== null && bid !== undefined ? String(bid) : live.has_bid[p] ? "•" : "";
         const anyBid = live.bids.some((b, i) => b !== null || live.has_bid[i]);
-        cells.push(h("td", {class: "bid", title: live.has_bid[p] && bid === null ? "bid placed" : null},
+        cells.push(h("td", {class: "bid", title: live.has_bid[p] && bid === null ? t("seat.bidPlaced") : null},
           bidText ? `${bidText}/${anyBid ? live.tricks_won[p] : ""}` : ""), h("td", {class: "score"}, ""));
       } else {
         cells.push(h("td", {class: "bid"}), h("td"));
@@ -70,15 +71,22 @@ export function scorePad(sheet) {
     rows.push(h("tr", {class: live ? "current" : result ? "done" : "future"},
       h("th", {scope: "row"}, String(round)), cells));
   }
-  return h("div", {class: "pad-scroll", tabindex: "0", role: "region", "aria-label": "Score sheet"},
-    h("table", {class: "pad"}, h("caption", {class: "sr-only"}, "Score sheet: bid / tricks won and score per round and player"), head, h("tbody", null, rows)));
+  return h("div", {class: "pad-scroll", tabindex: "0", role: "region", "aria-label": t("pad.title")},
+    h("table", {class: "pad"}, h("caption", {class: "sr-only"}, t("pad.caption")), head, h("tbody", null, rows)));
+}
+
+/** A bot's name without its level ("Bot 3 (hard)" → "Bot 3"): the narrow columns of five or six players. */
+function withoutLevel(name) {
+  const levels = ["easy", "medium", "hard", "master"].map((level) => t(`bot.level.${level}`));
+  const match = / \(([^()]*)\)$/.exec(name);
+  return match && levels.includes(match[1]) ? name.slice(0, match.index) : name;
 }
 
 function compactPad({names, totalRounds, current, mySeat}, byRound) {
   const head = h("thead", null,
-    h("tr", null, h("th", {scope: "col", class: "rcol", title: "round"}, "Rd"),
+    h("tr", null, h("th", {scope: "col", class: "rcol", title: t("pad.roundTitle")}, t("pad.round")),
       names.map((name, i) => h("th", {scope: "col", title: name, class: `pcol ${i === mySeat ? "mine" : ""}`},
-        legendMarker(i), " ", name.replace(/ \((easy|medium|hard|master)\)$/, "")))));
+        legendMarker(i), " ", withoutLevel(name)))));
   const rows = [];
   for (let round = 1; round <= totalRounds; round++) {
     const result = byRound.get(round);
@@ -87,12 +95,12 @@ function compactPad({names, totalRounds, current, mySeat}, byRound) {
       if (result) {
         const made = result.bids[p] === result.tricks[p];
         const change = result.score_changes[p];
-        const how = made ? "bid made" : `missed by ${Math.abs(result.tricks[p] - result.bids[p])}`;
-        return h("td", {class: `cell ${made ? "made" : "missed"}`,
-                        title: `bid ${result.bids[p]}, won ${result.tricks[p]}: ${how}; ${change >= 0 ? "+" : ""}${change} this round`},
+        const how = made ? t("pad.bidMade") : t("summary.missedBy", {n: Math.abs(result.tricks[p] - result.bids[p])});
+        const title = `${t("pad.cellTitle", {bid: result.bids[p], won: result.tricks[p], how})}; ${t("pad.thisRound", {change: `${change >= 0 ? "+" : ""}${change}`})}`;
+        return h("td", {class: `cell ${made ? "made" : "missed"}`, title},
           h("b", {class: "cell-score"}, String(result.scores[p])),
           h("small", {class: "bw"}, `${result.bids[p]}/${result.tricks[p]}`,
-            h("span", {class: "mark", "aria-label": made ? "made" : "missed"}, made ? "✓" : "✗")));
+            h("span", {class: "mark", "aria-label": t(made ? "pad.made" : "pad.missed")}, made ? "✓" : "✗")));
       }
       if (live) {
         const bid = live.bids[p];
@@ -103,9 +111,9 @@ function compactPad({names, totalRounds, current, mySeat}, byRound) {
     });
     rows.push(h("tr", {class: live ? "current" : result ? "done" : "future"}, h("th", {scope: "row"}, String(round)), cells));
   }
-  return h("div", {class: "pad-scroll", tabindex: "0", role: "region", "aria-label": "Score sheet"},
+  return h("div", {class: "pad-scroll", tabindex: "0", role: "region", "aria-label": t("pad.title")},
     h("table", {class: "pad pad-compact"},
-      h("caption", {class: "sr-only"}, "Score sheet: score, and bid / tricks won, per round and player"), head, h("tbody", null, rows)));
+      h("caption", {class: "sr-only"}, t("pad.captionCompact")), head, h("tbody", null, rows)));
 }
 
 /** An SVG line chart of each player's score after every round. */
@@ -143,7 +151,7 @@ export function scoreChart({names, totalRounds, history}) {
   const latest = series.map((pts, p) => `${names[p]} ${pts[pts.length - 1]}`).join(", ");
   return h("figure", {class: "chart"},
     s("svg", {viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "chart-title"},
-      s("title", {id: "chart-title"}, `Scores after each round: ${latest}`),
+      s("title", {id: "chart-title"}, t("chart.title", {latest})),
       grid, xticks, lines),
     h("figcaption", {class: "legend"}, names.map((name, p) => h("span", {class: "legend-item", title: name}, legendMarker(p), h("span", {class: "legend-name"}, name)))));
 }

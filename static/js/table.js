@@ -5,7 +5,7 @@ import {h, keepFocus, mount, toast} from "./dom.js";
 import {patch} from "./patch.js";
 import {alertButtons, TurnAlert} from "./alerts.js";
 import {gameOverPanel, previousTrickPanel, roundSummaryPanel} from "./roundend.js";
-import {cardButton, cardLabel, isTouch, SUITS, sortHand, suitIcon, suitLabel} from "./cards.js";
+import {cardButton, cardLabel, isTouch, SUITS, sortHand, suitIcon, suitLabel, suitName} from "./cards.js";
 import {ChatPanel} from "./chat.js";
 import {displayNames, feltView, tickClocks} from "./felt.js";
 import {ROUND_SHOW_MS} from "./state.js";
@@ -15,14 +15,11 @@ import {GameRating} from "./ratingchange.js";
 import {SeatRatings} from "./ratings.js";
 import {waitingRoom} from "./waiting.js";
 import {TurnStrip} from "./turnstrip.js";
+import {errorText} from "./errors.js";
+import {formatList, t} from "./i18n.js";
 
-const JOIN_PROBLEMS = {
-  already_started: "This game has already started.",
-  table_full: "This table is full.",
-  seat_taken: "That seat is taken.",
-  no_such_table: "There is no such table (it may have closed).",
-  invite_required: "This table is private: open it with the full invite link you were sent.",
-};
+// refusals of a seat or a view that the page says in place of the table (their catalog text)
+const JOIN_PROBLEMS = ["already_started", "table_full", "seat_taken", "no_such_table", "invite_required"];
 
 function withInvite(message, invite) {
   return invite ? {...message, invite} : message;
@@ -48,18 +45,41 @@ export class TableView {
   }
 
   mount(main) {
+    this.build(main);
+    this.enter();
+  }
+
+  /** The page around the game (the game itself is drawn by `render`). */
+  build(main) {
     this.body = h("div", {class: "table-body"});
     this.scoreBox = h("section", {class: "panel score-panel", id: "score-sheet", "aria-labelledby": "score-title", tabindex: "-1"});
     this.chat = new ChatPanel(this.ctx, this.tableId);
-    this.side = h("aside", {class: "side"}, this.scoreBox, h("section", {class: "panel chat-panel", "aria-label": "Table chat"},
-      h("h2", null, "Chat"), this.chat.el));
+    this.side = h("aside", {class: "side"}, this.scoreBox, h("section", {class: "panel chat-panel", "aria-label": t("chat.tableLabel")},
+      h("h2", null, t("chat.title")), this.chat.el));
     this.root = h("div", {class: "table-page"}, this.strip.el, this.body, this.side);
     main.append(this.root);
     this.ctx.store.addEventListener("change", this.onChange);
     document.addEventListener("keydown", this.onKey);
     this.timer = setInterval(() => tickClocks(this.root), 250);
     this.render();
-    this.enter();
+  }
+
+  /** The language changed: the same table drawn again in its words (the seat and the game stay). */
+  relabel() {
+    const main = this.root.parentNode;
+    this.unhook();
+    this.strip = new TurnStrip();
+    this.build(main);
+  }
+
+  /** Stop listening and drawing (the seat, or the spectator's view, stays). */
+  unhook() {
+    clearInterval(this.timer);
+    this.ctx.store.removeEventListener("change", this.onChange);
+    document.removeEventListener("keydown", this.onKey);
+    this.chat.destroy();
+    this.strip.destroy();
+    this.root.remove();
   }
 
   resume() {
@@ -67,23 +87,18 @@ export class TableView {
   }
 
   destroy() {
-    clearInterval(this.timer);
-    this.ctx.store.removeEventListener("change", this.onChange);
-    document.removeEventListener("keydown", this.onKey);
-    this.chat.destroy();
-    this.strip.destroy();
+    this.unhook();
     this.alert.clear();
     if (this.ctx.store.watching.has(this.tableId)) {
       this.ctx.socket.send({type: "leave_table", table_id: this.tableId});
       this.ctx.store.forget(this.tableId);
     }
-    this.root.remove();
   }
 
   /** Get a seat or a view at the table: join by invite, spectate, or just refresh. */
   async enter() {
     const {store, socket} = this.ctx;
-    const quiet = Object.keys(JOIN_PROBLEMS).concat(["already_seated"]);
+    const quiet = JOIN_PROBLEMS.concat(["already_seated"]);
     try {
       if (this.mode === "watch") {
         if (store.seatAt(this.tableId) !== null) {
@@ -104,7 +119,7 @@ export class TableView {
         return;
       }
       if (err.code === "disconnected" || err.code === "timeout") return;
-      this.problem = {code: err.code, text: JOIN_PROBLEMS[err.code] || err.message};
+      this.problem = {code: err.code, err};
     }
     this.render();
   }
@@ -130,24 +145,24 @@ export class TableView {
 
   name(seat) {
     const info = this.info;
-    return info && info.seats[seat] ? displayNames(info.seats)[seat] : `Seat ${seat + 1}`;
+    return info && info.seats[seat] ? displayNames(info.seats)[seat] : t("seat.numbered", {n: seat + 1});
   }
 
   announce(events) {
     const me = this.ctx.store.seatAt(this.tableId);
     for (const event of events) {
       if (event.type === "auto_played") {
-        const who = event.player === me ? "you" : this.name(event.player);
-        toast(event.reason === "timeout" ? `Time ran out: a card was chosen for ${who}.`
-          : `A bot stands in for ${who}.`, "info");
+        const mine = event.player === me;
+        const key = event.reason === "timeout" ? (mine ? "auto.timeoutYou" : "auto.timeout") : (mine ? "auto.botYou" : "auto.bot");
+        toast(t(key, {name: this.name(event.player)}), "info");
       } else if (event.type === "round_completed" && me !== null && ROUND_SHOW_MS <= 0) {
         const r = event.result;
         const change = r.score_changes[me];
         const made = r.bids[me] === r.tricks[me];
-        toast(`Round ${r.round_number}: ${made ? "you made your bid" : `you missed by ${Math.abs(r.tricks[me] - r.bids[me])}`} ` +
-          `(${change >= 0 ? "+" : "−"}${Math.abs(change)})`, made ? "ok" : "info", 3000);
+        toast(t(made ? "round.toastMade" : "round.toastMissed", {round: r.round_number, n: Math.abs(r.tricks[me] - r.bids[me]),
+                                                                 points: `${change >= 0 ? "+" : "−"}${Math.abs(change)}`}), made ? "ok" : "info", 3000);
       } else if (event.type === "trump_chosen") {
-        toast(`${this.name(event.player)} chose ${suitLabel(event.suit)} as trump.`, "info", 3000);
+        toast(t("trump.chosen", {name: this.name(event.player), suit: suitLabel(event.suit)}), "info", 3000);
       }
     }
   }
@@ -179,7 +194,7 @@ export class TableView {
         this.ctx.store.forget(this.tableId);
         this.ctx.navigate("#/");
       },
-    }, watching ? "Stop watching" : this.leaveArmed ? "Really leave? A bot takes your seat" : "Leave table");
+    }, t(watching ? "table.stopWatching" : this.leaveArmed ? "table.reallyLeave" : "table.leave"));
   }
 
   render() {
@@ -194,25 +209,25 @@ export class TableView {
     if (this.problem && !info) {
       this.side.hidden = true;
       mount(this.body, h("section", {class: "panel problem", role: "alert"},
-        h("h1", null, this.problem.text),
+        h("h1", null, errorText(this.problem.err)),
         h("div", {class: "row"},
           this.problem.code !== "no_such_table" ? h("button", {type: "button", class: "btn btn-primary",
-            onClick: () => this.ctx.navigate(`#/watch/${encodeURIComponent(this.tableId)}`)}, "Watch instead") : null,
-          h("a", {class: "btn", href: "#/"}, "Back to the lobby"))));
+            onClick: () => this.ctx.navigate(`#/watch/${encodeURIComponent(this.tableId)}`)}, t("table.watchInstead")) : null,
+          h("a", {class: "btn", href: "#/"}, t("common.backToLobby")))));
       return;
     }
     if (!info) {
       this.side.hidden = true;
-      mount(this.body, h("p", {class: "muted center-page"}, "Taking a seat…"));
+      mount(this.body, h("p", {class: "muted center-page"}, t("table.takingSeat")));
       return;
     }
     this.side.hidden = false;
-    const title = `${tableTitle(info)} · Wizard online`;
+    const title = t("table.tabTitle", {table: tableTitle(info)});
     const obs = shown && shown.observation;
     const myTurn = Boolean(obs && obs.player !== null && obs.current_player === obs.player
       && obs.phase !== "finished" && !shown.completedTrick && !shown.roundSummary);
-    const verb = obs ? {bidding: "Place your bid", choosing_trump: "Name the trump suit", playing: "Play a card"}[obs.phase] : "";
-    this.alert.update(title, myTurn, obs ? `${verb} (round ${obs.round_number}).` : "");
+    const verb = obs && ["bidding", "choosing_trump", "playing"].includes(obs.phase) ? t(`alert.${obs.phase}`, {round: obs.round_number}) : "";
+    this.alert.update(title, myTurn, verb);
     if (info.status === "waiting" || !shown) {
       this.scoreBox.hidden = true;
       mount(this.body, waitingRoom(this, info));
@@ -229,13 +244,13 @@ export class TableView {
     const game = this.ctx.store.games.get(this.tableId);
     const head = h("div", {class: "table-head"},
       h("h1", {title: tableTitle(info)}, tableTitle(info)),
-      me === null ? h("span", {class: "tag tag-watch"}, "watching") : null, unratedTag(info),
+      me === null ? h("span", {class: "tag tag-watch"}, t("table.watchingTag")) : null, unratedTag(info),
       h("div", {class: "head-actions"},
         h("a", {class: "btn btn-small btn-ghost", href: "#score-sheet", onClick: (e) => {
           e.preventDefault();
           this.scoreBox.scrollIntoView({behavior: "smooth", block: "start"});
           this.scoreBox.focus({preventScroll: true});
-        }}, h("span", {class: "wide-only"}, "Score sheet"), h("span", {class: "narrow-only"}, "Scores")),
+        }}, h("span", {class: "wide-only"}, t("pad.title")), h("span", {class: "narrow-only"}, t("table.scores"))),
         me !== null ? alertButtons(() => this.render()) : null,
         this.leaveButton()));
     const finished = obs.phase === "finished";
@@ -247,12 +262,12 @@ export class TableView {
     const reviewButton = h("button", {
       type: "button", class: `btn btn-small last-trick-btn ${this.reviewOpen ? "active" : ""}`, id: "last-trick",
       disabled: !lastTrick, "aria-expanded": this.reviewOpen ? "true" : "false", "aria-controls": "last-trick-panel",
-      title: lastTrick ? "Show the previous trick of this round (L)" : "No trick taken yet in this round",
+      title: t(lastTrick ? "table.lastTrickTitle" : "table.noTrickYet"),
       onClick: () => {
         this.reviewOpen = !this.reviewOpen;
         this.render();
       },
-    }, "Last trick");
+    }, t("table.lastTrick"));
     const overlays = [];
     if (this.reviewOpen && lastTrick) {
       overlays.push(previousTrickPanel({trick: lastTrick, seats, me, onClose: () => {
@@ -272,7 +287,7 @@ export class TableView {
     const parts = [head, h("div", {class: "felt-wrap"}, felt, finished ? gameOverPanel({obs, name: (seat) => this.name(seat),
       ratingLine: this.gameRating.line(), onRematch: () => this.ctx.ask({type: "rematch", table_id: this.tableId}).catch(() => {})}) : null)];
     if (me !== null) parts.push(this.actionBar(obs, shown), this.hand(obs, shown));
-    else parts.push(h("p", {class: "action-bar watching-note", role: "status"}, "You are watching this game. Players' hands stay hidden."));
+    else parts.push(h("p", {class: "action-bar watching-note", role: "status"}, t("table.watchingNote")));
     this.body.classList.add("in-game");
     patch(this.body, parts); // in place: a control under the pointer outlives an update that leaves it be
     this.renderScores(info, obs);
@@ -285,27 +300,26 @@ export class TableView {
     if (obs.phase === "finished") return {text: "", mine: false};
     if (obs.current_player === null || shown.completedTrick || shown.roundSummary) return {text: "…", mine: false};
     if (obs.current_player === obs.player) {
-      return {text: {bidding: "Your turn: bid", choosing_trump: "Your turn: trump", playing: "Your turn: play"}[obs.phase], mine: true};
+      return {text: t(`strip.turn.${obs.phase}`), mine: true};
     }
-    return {text: `Waiting for ${this.name(obs.current_player)}`, mine: false};
+    return {text: t("strip.waitingFor", {name: this.name(obs.current_player)}), mine: false};
   }
 
   actionBar(obs, shown) {
     const me = obs.player;
     const myTurn = obs.current_player === me && obs.phase !== "finished";
-    const bar = h("div", {class: "action-bar", role: "region", "aria-label": "Your move"});
+    const bar = h("div", {class: "action-bar", role: "region", "aria-label": t("move.label")});
     if (obs.phase === "finished") {
-      bar.append(h("p", null, "The game is over."));
+      bar.append(h("p", null, t("move.gameOver")));
       return bar;
     }
     if (obs.current_player === null) {
-      bar.append(h("p", {class: "waiting-for"}, `Round ${obs.round_number} is over.`));
+      bar.append(h("p", {class: "waiting-for"}, t("move.roundOver", {round: obs.round_number})));
       return bar;
     }
     if (!myTurn) {
-      const verb = {bidding: "to bid", choosing_trump: "to choose trump", playing: "to play"}[obs.phase] || "";
-      const who = obs.current_player === null ? "…" : this.name(obs.current_player);
-      bar.append(h("p", {class: "waiting-for"}, `Waiting for ${who} ${verb}`));
+      const phase = ["bidding", "choosing_trump", "playing"].includes(obs.phase) ? obs.phase : "playing";
+      bar.append(h("p", {class: "waiting-for"}, t(`move.waiting.${phase}`, {name: this.name(obs.current_player)})));
       return bar;
     }
     const legal = obs.legal_actions;
@@ -318,39 +332,38 @@ export class TableView {
         if (!ok) forbidden.push(v);
         buttons.push(h("button", {
           type: "button", class: "btn bid-btn", disabled: !ok, dataset: {bid: String(v), focusKey: `bid-${v}`, focusGroup: "bids"},
-          "aria-label": ok ? `Bid ${v}` : `Bid ${v}, not allowed`, "aria-describedby": ok ? null : "bid-why",
+          "aria-label": t(ok ? "bid.label" : "bid.labelForbidden", {n: v}), "aria-describedby": ok ? null : "bid-why",
           onClick: () => this.act({type: "bid", value: v}),
         }, String(v)));
       }
-      bar.append(h("p", {class: "prompt"}, h("strong", null, "Your bid:"), ` how many tricks will you take with ${obs.round_number} card${obs.round_number > 1 ? "s" : ""}?`),
-        h("div", {class: "bids", role: "group", "aria-label": "Bids"}, buttons));
+      bar.append(h("p", {class: "prompt"}, h("strong", null, t("bid.prompt")), " ", t("bid.question", {count: obs.round_number})),
+        h("div", {class: "bids", role: "group", "aria-label": t("bid.group")}, buttons));
       if (forbidden.length) {
-        bar.append(h("p", {id: "bid-why", class: "why"},
-          `You may not bid ${forbidden.join(" or ")}: the bids would add up to ${obs.round_number}, the number of cards dealt, and someone has to miss.`));
+        bar.append(h("p", {id: "bid-why", class: "why"}, t("bid.forbidden", {bids: formatList(forbidden), cards: obs.round_number})));
       }
     } else if (obs.phase === "choosing_trump") {
       const suits = new Set(legal.filter((a) => a.type === "trump").map((a) => a.suit));
-      bar.append(h("p", {class: "prompt"}, h("strong", null, "A Wizard was turned:"), " you are the dealer, name the trump suit."),
-        h("div", {class: "suits", role: "group", "aria-label": "Trump suit"}, SUITS.filter((suit) => suits.has(suit)).map((suit) =>
+      bar.append(h("p", {class: "prompt"}, h("strong", null, t("choose.turned")), " ", t("choose.prompt")),
+        h("div", {class: "suits", role: "group", "aria-label": t("choose.group")}, SUITS.filter((suit) => suits.has(suit)).map((suit) =>
           h("button", {type: "button", class: `btn suit-btn suit-${suit}`, dataset: {suit, focusKey: `suit-${suit}`},
-                       "aria-label": `Trump: ${suitLabel(suit)}`, onClick: () => this.act({type: "trump", suit})},
+                       "aria-label": t("trump.label", {text: suitLabel(suit)}), onClick: () => this.act({type: "trump", suit})},
             suitIcon(suit), suitLabel(suit)))));
     } else {
       const selected = this.selectedCard(obs);
-      bar.append(h("p", {class: "prompt your-turn"}, h("strong", null, "Your turn:"),
-        selected ? " tap the card again or confirm." : isTouch() ? " tap a card, then confirm." : " play a card.",
-        obs.lead_suit ? ` Lead suit: ${suitLabel(obs.lead_suit)}.` : ""));
+      bar.append(h("p", {class: "prompt your-turn"}, h("strong", null, t("play.yourTurn")), " ",
+        t(selected ? "play.again" : isTouch() ? "play.tap" : "play.card"),
+        obs.lead_suit ? ` ${t("play.lead", {suit: suitLabel(obs.lead_suit)})}` : ""));
       if (selected) {
         bar.append(h("button", {type: "button", class: "btn btn-primary confirm-play", id: "confirm-play",
-                                onClick: () => this.play(selected)}, `Play ${cardLabel(selected)}`),
+                                onClick: () => this.play(selected)}, t("hand.play", {card: cardLabel(selected)})),
           h("button", {type: "button", class: "btn btn-small btn-ghost", id: "cancel-play", onClick: () => {
             this.selected = null;
             this.render();
-          }}, "Cancel"));
+          }}, t("common.cancel")));
       }
     }
     if (shown.clock && shown.clock.player === me) {
-      bar.append(h("span", {class: "clock clock-me", dataset: {deadline: String(shown.clock.deadlineAt)}, "aria-label": "Your turn clock"}, ""));
+      bar.append(h("span", {class: "clock clock-me", dataset: {deadline: String(shown.clock.deadlineAt)}, "aria-label": t("move.clock")}, ""));
     }
     return bar;
   }
@@ -359,7 +372,7 @@ export class TableView {
     const myTurn = obs.current_player === obs.player && obs.phase === "playing";
     const legal = new Set(obs.legal_actions.filter((a) => a.type === "play").map((a) => a.card));
     const cards = sortHand(obs.hand);
-    const why = obs.lead_suit ? `you must follow ${obs.lead_suit}` : "not allowed now";
+    const why = obs.lead_suit ? t("hand.mustFollow", {suit: suitName(obs.lead_suit)}) : t("hand.notAllowed");
     let first = cards.findIndex((c) => legal.has(c.id));
     if (first < 0) first = 0;
     const selected = this.selectedCard(obs);
@@ -380,10 +393,10 @@ export class TableView {
     const rows = cards.length > 10 ? [buttons.slice(0, Math.ceil(cards.length / 2)), buttons.slice(Math.ceil(cards.length / 2))]
       : [buttons];
     return h("div", {class: `hand ${myTurn ? "my-turn" : ""} ${rows.length > 1 ? "split" : ""}`, role: "toolbar",
-                     style: {"--count": String(cards.length)}, "aria-label": `Your hand, ${cards.length} cards`,
+                     style: {"--count": String(cards.length)}, "aria-label": t("hand.label", {count: cards.length}),
                      onKeydown: (e) => this.handKeys(e)},
       buttons.length ? rows.map((row) => h("div", {class: "hand-row", style: {"--row-count": String(row.length)}}, row))
-        : h("p", {class: "muted"}, "No cards in hand."));
+        : h("p", {class: "muted"}, t("hand.empty")));
   }
 
   /** The card tapped once on a touch screen, if it is still in the hand and playable. */
@@ -458,6 +471,6 @@ export class TableView {
       current: obs.phase === "finished" ? null
         : {round_number: obs.round_number, bids: obs.bids, has_bid: obs.has_bid, tricks_won: obs.tricks_won},
     };
-    patch(this.scoreBox, h("h2", {id: "score-title"}, "Score sheet"), scorePad(sheet), scoreChart(sheet));
+    patch(this.scoreBox, h("h2", {id: "score-title"}, t("pad.title")), scorePad(sheet), scoreChart(sheet));
   }
 }

@@ -4,21 +4,22 @@
 // takes room from the table; on a wide screen it stays hidden (see .turn-strip in app.css).
 
 import {h} from "./dom.js";
-import {SUIT_NAMES, suitIcon} from "./cards.js";
+import {suitIcon, suitName} from "./cards.js";
+import {t} from "./i18n.js";
 
 const TOPBAR_PX = 48; // --topbar-h on a narrow screen: the top bar hides what is under it
 
 function trumpText(obs) {
-  if (obs.phase === "choosing_trump") return "choosing…";
-  if (obs.trump_suit) return SUIT_NAMES[obs.trump_suit];
-  return "none";
+  if (obs.phase === "choosing_trump") return t("strip.choosing");
+  if (obs.trump_suit) return suitName(obs.trump_suit);
+  return t("strip.none");
 }
 
 /** `turn`: "Your turn: play", "Waiting for Ada", ... (the table words it). */
 function stripParts(obs, turn, myTurn) {
-  const round = obs.phase === "finished" ? "Game over" : `Round ${obs.round_number}/${obs.total_rounds}`;
+  const round = obs.phase === "finished" ? t("game.over") : t("strip.round", {round: obs.round_number, total: obs.total_rounds});
   return [
-    h("span", {class: "strip-trump"}, h("small", null, "Trump"),
+    h("span", {class: "strip-trump"}, h("small", null, t("trump.title")),
       obs.trump_suit ? suitIcon(obs.trump_suit, "trump-icon") : null, trumpText(obs)),
     h("span", {class: "strip-round"}, round),
     h("span", {class: `strip-turn ${myTurn ? "mine" : ""}`}, turn),

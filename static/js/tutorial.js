@@ -4,56 +4,20 @@
 // scoring. A newcomer is offered it in the lobby until it is finished or skipped; the rules
 // page always offers it.
 //
-// Every word the tutorial shows is in TUTORIAL_UI and TUTORIAL_STEPS below, and nowhere
-// else: the message catalog (static/i18n/*.json) lifts both whole. `{name}` placeholders
-// are filled from the table (`fill` in WHEN).
+// Every word the tutorial shows is in the message catalog (static/i18n/*.json): the
+// `tutorial.ui.*` keys and a title and a text per step (`tutorial.<step>.title`, `.text`).
+// `{name}` placeholders are filled from the table (`fill` in WHEN).
 
 import {h} from "./dom.js";
-import {cardLabel, SUIT_NAMES, SUIT_SYMBOL_NAMES} from "./cards.js";
+import {cardLabel, suitName, suitSymbolName} from "./cards.js";
 import {goToNewTable} from "./lobby.js";
+import {formatList, t} from "./i18n.js";
 
-export const TUTORIAL_UI = {
-  offerTitle: "New to Wizard?",
-  offerText: "Learn by playing: a guided round (2 minutes) against friendly bots. It does not count for your rating.",
-  offerStart: "Start the guided round",
-  offerDismiss: "No thanks",
-  helpStart: "Learn by playing: a guided round (2 minutes)",
-  panelLabel: "Tutorial",
-  next: "Got it",
-  done: "Done",
-  skip: "Skip tutorial",
-};
+/** The steps in the lesson's order. */
+export const TUTORIAL_STEPS = ["welcome", "trump", "no_trump", "wizard", "jester", "bid", "forbidden", "lead", "follow",
+  "open", "free", "trick", "scoring", "finish"];
 
-export const TUTORIAL_STEPS = [
-  {id: "welcome", title: "Your first game",
-   text: "Three short rounds against easy bots: 1 card, then 2, then 3. Each round you say how many tricks you will take, then try to take exactly that many. Tips come up here as the cards come."},
-  {id: "trump", title: "Trump: {suit}",
-   text: "The card turned up after the deal ({card}) makes {suit} ({symbol}) trump this round: a {suit} card beats every card of the other suits. Only a Wizard beats a trump."},
-  {id: "no_trump", title: "No trump this round",
-   text: "The card turned up after the deal is a Jester or a Wizard, so no suit is trump: the highest card of the suit led takes the trick, unless a Wizard is played."},
-  {id: "wizard", title: "A Wizard",
-   text: "A Wizard takes the trick: the first Wizard played beats every other card, trump included. You may play it at any time, even when you could follow suit."},
-  {id: "jester", title: "A Jester",
-   text: "A Jester never takes a trick (unless every card in it is a Jester): a safe way to lose one. You may play it at any time."},
-  {id: "bid", title: "Bid exactly",
-   text: "How many tricks will you take? Exactly your bid scores 20 points plus 10 per trick; a miss, by too many or too few, costs 10 per trick off. A Wizard or a high trump likely takes a trick, low cards and Jesters do not."},
-  {id: "forbidden", title: "One bid is not allowed",
-   text: "You bid last, so {bids} is not allowed: with it, the bids would add up to {cards}, the cards dealt, and nobody would have to miss."},
-  {id: "lead", title: "You lead",
-   text: "You play the first card of this trick. The first number card played sets the suit that everyone must follow if they can."},
-  {id: "follow", title: "Follow suit",
-   text: "{suit} was led and you hold {suit}: you must play {suit}, or a Wizard or a Jester (those are always allowed). The cards you may play are lit up."},
-  {id: "open", title: "No suit to follow yet",
-   text: "Only a Wizard or Jesters are in this trick, so there is no suit to follow: play any card. A Wizard already played takes the trick."},
-  {id: "free", title: "No {suit} in your hand",
-   text: "{suit} was led and you have none, so you may play any card. A trump would take the trick; a card of another suit cannot win it, however high."},
-  {id: "trick", title: "Who takes a trick",
-   text: "The first Wizard played; otherwise the highest trump; otherwise the highest card of the suit led. Whoever takes the trick leads the next one."},
-  {id: "scoring", title: "The round is scored",
-   text: "The score sheet shows each round: your bid made exactly gives 20 points plus 10 per trick, a miss costs 10 per trick off. The next round deals one more card."},
-  {id: "finish", title: "Well played!",
-   text: "That was a whole game. Play against bots or other players from the lobby whenever you like; the full rules are under Rules."},
-];
+const ui = (key) => t(`tutorial.ui.${key}`);
 
 /** localStorage: "done" or "skipped" once the tutorial was finished or skipped (not offered again). */
 const SEEN_KEY = "wizard.tutorial";
@@ -71,24 +35,24 @@ const holds = (cards, kind) => cards.some((c) => c.kind === kind);
 const trickCards = (obs) => obs.current_trick.map((p) => p.card);
 const holdsLeadSuit = (obs) => obs.hand.some((c) => c.kind === "number" && c.suit === obs.lead_suit);
 const playing = myTurnTo("playing");
-const suitName = (obs) => ({suit: SUIT_NAMES[obs.lead_suit] || ""});
+const leadSuit = (obs) => ({suit: obs.lead_suit ? suitName(obs.lead_suit) : ""});
 
 /** When each step applies (`when(obs)`) and what fills its placeholders; the order of TUTORIAL_STEPS is the lesson's. */
 const WHEN = {
   welcome: {when: (obs) => obs.round_number === 1},
   trump: {when: (obs) => obs.trump_suit !== null,
-          fill: (obs) => ({suit: SUIT_NAMES[obs.trump_suit], symbol: SUIT_SYMBOL_NAMES[obs.trump_suit],
-                           card: obs.trump_card ? cardLabel(obs.trump_card) : SUIT_NAMES[obs.trump_suit]})},
+          fill: (obs) => ({suit: suitName(obs.trump_suit), symbol: suitSymbolName(obs.trump_suit),
+                           card: obs.trump_card ? cardLabel(obs.trump_card) : suitName(obs.trump_suit)})},
   no_trump: {when: (obs) => obs.trump_suit === null && obs.trump_card !== null && obs.phase !== "choosing_trump"},
   wizard: {when: (obs) => holds(obs.hand, "wizard") || holds(trickCards(obs), "wizard")},
   jester: {when: (obs) => holds(obs.hand, "jester") || holds(trickCards(obs), "jester")},
   bid: {when: myTurnTo("bidding"), with: "forbidden"},
   forbidden: {when: (obs) => myTurnTo("bidding")(obs) && forbiddenBids(obs).length > 0,
-              fill: (obs) => ({bids: forbiddenBids(obs).join(" or "), cards: String(obs.round_number)})},
+              fill: (obs) => ({bids: formatList(forbiddenBids(obs)), cards: String(obs.round_number)})},
   lead: {when: (obs) => playing(obs) && obs.current_trick.length === 0},
-  follow: {when: (obs) => playing(obs) && obs.lead_suit !== null && holdsLeadSuit(obs), fill: suitName},
+  follow: {when: (obs) => playing(obs) && obs.lead_suit !== null && holdsLeadSuit(obs), fill: leadSuit},
   open: {when: (obs) => playing(obs) && obs.current_trick.length > 0 && obs.lead_suit === null},
-  free: {when: (obs) => playing(obs) && obs.lead_suit !== null && !holdsLeadSuit(obs), fill: suitName},
+  free: {when: (obs) => playing(obs) && obs.lead_suit !== null && !holdsLeadSuit(obs), fill: leadSuit},
   trick: {when: (obs) => obs.last_trick !== null || obs.round_history.length > 0},
   scoring: {when: (obs) => obs.round_history.length > 0},
   finish: {when: (obs) => obs.phase === "finished"},
@@ -100,9 +64,7 @@ function forbiddenBids(obs) {
 }
 
 function stepText(id, field, obs) {
-  const step = TUTORIAL_STEPS.find((s) => s.id === id);
-  const params = WHEN[id].fill ? WHEN[id].fill(obs) : {};
-  return step[field].replace(/\{(\w+)\}/g, (_, key) => params[key] ?? "");
+  return t(`tutorial.${id}.${field}`, WHEN[id].fill ? WHEN[id].fill(obs) : {});
 }
 
 /** Was the tutorial finished or skipped on this device? */
@@ -133,21 +95,21 @@ export class TutorialCoach {
     if (settled()) return null;
     const box = h("section", {class: "panel tutorial-offer", id: "tutorial-offer", "aria-labelledby": "tutorial-offer-title"},
       h("div", {class: "tutorial-offer-text"},
-        h("h2", {id: "tutorial-offer-title"}, TUTORIAL_UI.offerTitle),
-        h("p", {class: "muted"}, TUTORIAL_UI.offerText)),
+        h("h2", {id: "tutorial-offer-title"}, ui("offerTitle")),
+        h("p", {class: "muted"}, ui("offerText"))),
       h("div", {class: "row tutorial-offer-actions"},
-        h("button", {type: "button", class: "btn btn-primary", id: "tutorial-start", onClick: () => this.start()}, TUTORIAL_UI.offerStart),
+        h("button", {type: "button", class: "btn btn-primary", id: "tutorial-start", onClick: () => this.start()}, ui("offerStart")),
         h("button", {type: "button", class: "btn btn-ghost", id: "tutorial-dismiss", onClick: () => {
           localStorage.setItem(SEEN_KEY, "skipped");
           box.remove();
-        }}, TUTORIAL_UI.offerDismiss)));
+        }}, ui("offerDismiss"))));
     return box;
   }
 
   /** The rules page's way in: always there, also after the tutorial was finished or skipped. */
   helpButton() {
     return h("button", {type: "button", class: "btn btn-primary", id: "tutorial-help-start", onClick: () => this.start()},
-      TUTORIAL_UI.helpStart);
+      ui("helpStart"));
   }
 
   /** Deal the guided game (or go back to the one in progress). */
@@ -180,6 +142,14 @@ export class TutorialCoach {
     this.update();
   }
 
+  /** The language changed: the panel is built again in its words (`follow` puts it back). */
+  relabel() {
+    this.resize.unobserve(this.panel);
+    this.panel.remove();
+    this.panel = this.buildPanel();
+    this.resize.observe(this.panel);
+  }
+
   detach() {
     if (this.page) this.page.classList.remove("has-tutorial", "tutorial-follow");
     this.panel.remove();
@@ -202,10 +172,10 @@ export class TutorialCoach {
     this.text = h("p", {class: "tutorial-text"});
     this.extra = h("p", {class: "tutorial-text tutorial-extra"});
     this.next = h("button", {type: "button", class: "btn btn-small btn-primary", id: "tutorial-next",
-                             onClick: () => this.dismiss()}, TUTORIAL_UI.next);
+                             onClick: () => this.dismiss()}, ui("next"));
     const skip = h("button", {type: "button", class: "btn btn-small btn-ghost", id: "tutorial-skip",
-                              onClick: () => this.finish("skipped")}, TUTORIAL_UI.skip);
-    return h("aside", {class: "panel tutorial", id: "tutorial", "aria-label": TUTORIAL_UI.panelLabel, hidden: true},
+                              onClick: () => this.finish("skipped")}, ui("skip"));
+    return h("aside", {class: "panel tutorial", id: "tutorial", "aria-label": ui("panelLabel"), hidden: true},
       h("div", {"aria-live": "polite"}, this.title, this.text, this.extra),
       h("div", {class: "row tutorial-actions"}, this.next, skip));
   }
@@ -224,7 +194,7 @@ export class TutorialCoach {
       this.step = null;
     }
     const next = obs.phase === "finished" ? "finish"
-      : (TUTORIAL_STEPS.find((s) => !this.seen.has(s.id) && WHEN[s.id].when(obs)) || {id: null}).id;
+      : TUTORIAL_STEPS.find((id) => !this.seen.has(id) && WHEN[id].when(obs)) || null;
     this.show(next, obs);
     if (this.step === "finish") localStorage.setItem(SEEN_KEY, "done"); // the whole game was played
   }
@@ -248,7 +218,7 @@ export class TutorialCoach {
     const extra = companion && WHEN[companion].when(obs) ? companion : null;
     this.extra.hidden = extra === null;
     this.extra.textContent = extra ? stepText(extra, "text", obs) : "";
-    this.next.textContent = id === "finish" ? TUTORIAL_UI.done : TUTORIAL_UI.next;
+    this.next.textContent = ui(id === "finish" ? "done" : "next");
   }
 
   dismiss() {
