@@ -98,7 +98,7 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
-/** `t` for a message with plural forms: `plural("hand.cards", 3)`. */
+/** `t` for a message with plural forms: `plural("seat.cards", 3)`. */
 export function plural(key, count, params = {}) {
   return t(key, {...params, count});
 }
