@@ -44,6 +44,19 @@ def _make_search(seed: int | None = None, **options: object) -> Agent:
     return SearchAgent(budget, seed=seed, prior=prior, prior_weight=float(weight))
 
 
+#: today's master as it was measured on 2026-12-02 (32 worlds, uniform worlds, OI prior 0.5),
+#: kept runnable as ``search-v1`` so that a stronger master is measured head to head against it
+SEARCH_V1_BUDGET = Budget(worlds=32, bid_window=3)
+SEARCH_V1_PRIOR_WEIGHT = 0.5
+
+
+def _make_search_v1(seed: int | None = None, **_: object) -> Agent:
+    agent = SearchAgent(SEARCH_V1_BUDGET, seed=seed, prior=master_prior(),
+                        prior_weight=SEARCH_V1_PRIOR_WEIGHT)
+    agent.name = "search-v1"
+    return agent
+
+
 def _make_level(level: str) -> AgentFactory:
     def factory(seed: int | None = None, **_: object) -> Agent:
         # a level's brain may be any registered agent (`wizard.ai.levels.settings.BRAINS`)
@@ -61,6 +74,7 @@ _REGISTRY: dict[str, AgentFactory] = {
     "heuristic": lambda seed=None, **_: HeuristicAgent(),
     "model": _make_model,
     "search": _make_search,
+    "search-v1": _make_search_v1,
     **{f"bot:{level}": _make_level(level) for level in ("easy", "medium", "hard", "master")},
     "oi": _make_oi,
 }

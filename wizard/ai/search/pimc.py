@@ -51,6 +51,8 @@ from wizard.engine.rules import round_score
 
 from ..agents.base import Agent, require_turn
 from ..agents.heuristic import HeuristicAgent, expected_tricks
+from ..oi.agent import ProbabilityNet
+from .inference import BidInference
 from .rollout import finish_round, rollout_score
 from .worlds import sample_worlds
 
@@ -71,13 +73,21 @@ class Budget:
     """How much a decision may search: ``worlds`` sampled deals, one rollout per candidate each.
 
     ``bid_window``: only bids within this many tricks of the heuristic's estimate
-    are searched (``None``: every legal bid). Raises `ValueError` for fewer than
-    one world or a negative window.
+    are searched (``None``: every legal bid). ``inference``: the worlds are
+    weighted by how likely the other seats' visible bids are under OI's bidding
+    at this softmax temperature in points (`wizard.ai.search.inference`; needs
+    the OI network passed to `action_values`), chosen among ``worlds ×
+    oversample`` candidates; ``None``: uniform worlds. ``bid_spread``: the
+    older fit of the worlds to the heuristic's trick estimate (measured: no
+    gain). Raises `ValueError` for fewer than one world, a negative window, or a
+    spread, temperature or oversample that is not positive.
     """
 
     worlds: int = 32
     bid_window: int | None = 3
     bid_spread: float | None = None
+    inference: float | None = None
+    oversample: int = 4
 
     def __post_init__(self) -> None:
         if type(self.worlds) is not int or self.worlds < 1:
@@ -86,6 +96,10 @@ class Budget:
             raise ValueError(f"bid_window must be >= 0 or None, got {self.bid_window!r}")
         if self.bid_spread is not None and not self.bid_spread > 0.0:
             raise ValueError(f"bid_spread must be > 0 or None, got {self.bid_spread!r}")
+        if self.inference is not None and not self.inference > 0.0:
+            raise ValueError(f"inference must be > 0 or None, got {self.inference!r}")
+        if type(self.oversample) is not int or self.oversample < 1:
+            raise ValueError(f"oversample must be an integer >= 1, got {self.oversample!r}")
 
 
 DEFAULT_BUDGET = Budget()
@@ -106,10 +120,15 @@ def _rng(observation: Observation, seed: int, what: str) -> random.Random:
     return random.Random(f"search:{what}:{seed}:{key}")
 
 
-def _worlds(observation: Observation, budget: Budget, seed: int, what: str) -> list[GameCore]:
+def _worlds(observation: Observation, budget: Budget, seed: int, what: str,
+            bid_model: ProbabilityNet | None) -> list[GameCore]:
     require_turn(observation)
+    weigh = None
+    if budget.inference is not None and bid_model is not None:
+        weigh = BidInference(bid_model, budget.inference).log_weights
     return sample_worlds(observation, budget.worlds, _rng(observation, seed, what),
-                         bid_spread=budget.bid_spread)
+                         bid_spread=budget.bid_spread, weigh=weigh,
+                         oversample=budget.oversample)
 
 
 def _require_phase(observation: Observation, phase: Phase) -> None:
@@ -119,13 +138,13 @@ def _require_phase(observation: Observation, phase: Phase) -> None:
 
 
 def bid_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
-               seed: int = 0) -> dict[int, BidValue]:
+               seed: int = 0, bid_model: ProbabilityNet | None = None) -> dict[int, BidValue]:
     """Each searched legal bid's expected round score and trick distribution.
 
     Raises `ValueError` unless it is the observer's turn to bid.
     """
     _require_phase(observation, Phase.BIDDING)
-    worlds = _worlds(observation, budget, seed, "bid")
+    worlds = _worlds(observation, budget, seed, "bid", bid_model)
     me = observation.player
     assert me is not None
     legal = [a.value for a in observation.legal_actions if isinstance(a, Bid)]
@@ -150,13 +169,13 @@ def bid_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
 
 
 def card_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
-                seed: int = 0) -> dict[int, float]:
+                seed: int = 0, bid_model: ProbabilityNet | None = None) -> dict[int, float]:
     """Each legal card's expected round points for the observer.
 
     Raises `ValueError` unless it is the observer's turn to play a card.
     """
     _require_phase(observation, Phase.PLAYING)
-    worlds = _worlds(observation, budget, seed, "card")
+    worlds = _worlds(observation, budget, seed, "card", bid_model)
     me = observation.player
     assert me is not None
     cards = [action_index(a) - PLAY_BASE for a in observation.legal_actions]
@@ -172,13 +191,13 @@ def card_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
 
 
 def trump_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
-                 seed: int = 0) -> dict[int, float]:
+                 seed: int = 0, bid_model: ProbabilityNet | None = None) -> dict[int, float]:
     """Each trump suit's (index 0-3) expected round points, the round bid and played out.
 
     Raises `ValueError` unless it is the observer's turn to choose trump.
     """
     _require_phase(observation, Phase.CHOOSING_TRUMP)
-    worlds = _worlds(observation, budget, seed, "trump")
+    worlds = _worlds(observation, budget, seed, "trump", bid_model)
     me = observation.player
     assert me is not None
     values: dict[int, float] = {}
@@ -193,14 +212,20 @@ def trump_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
 
 
 def action_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
-                  seed: int = 0) -> dict[int, float]:
-    """The values of the phase's candidates, keyed by action index (see the module docstring)."""
+                  seed: int = 0, bid_model: ProbabilityNet | None = None) -> dict[int, float]:
+    """The values of the phase's candidates, keyed by action index (see the module docstring).
+
+    ``bid_model`` (OI's overall network) weighs the worlds when ``budget.inference`` is set.
+    """
     if observation.phase is Phase.BIDDING:
-        return {b: v.value for b, v in bid_values(observation, budget, seed).items()}
+        values = bid_values(observation, budget, seed, bid_model)
+        return {b: v.value for b, v in values.items()}
     if observation.phase is Phase.PLAYING:
-        return {PLAY_BASE + c: v for c, v in card_values(observation, budget, seed).items()}
+        cards = card_values(observation, budget, seed, bid_model)
+        return {PLAY_BASE + c: v for c, v in cards.items()}
     if observation.phase is Phase.CHOOSING_TRUMP:
-        return {TRUMP_BASE + s: v for s, v in trump_values(observation, budget, seed).items()}
+        suits = trump_values(observation, budget, seed, bid_model)
+        return {TRUMP_BASE + s: v for s, v in suits.items()}
     raise ValueError(f"nothing to decide in phase {observation.phase.value}")
 
 
@@ -250,7 +275,8 @@ class SearchAgent(Agent):
     One legal action is played without searching. ``seed`` (and `reset`)
     seeds the worlds together with the position, so a game replays exactly.
     With a ``prior`` (the master bot: OI, `wizard.ai.search.prior`) the values are
-    `blend`-ed with its scores by ``prior_weight``.
+    `blend`-ed with its scores by ``prior_weight``; ``bid_model`` (OI's overall
+    network) weighs the worlds when the budget asks for ``inference``.
 
     >>> from wizard.engine import WizardGame
     >>> game = WizardGame(4, seed=2)
@@ -262,13 +288,15 @@ class SearchAgent(Agent):
     name = "search"
 
     def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int | None = None, *,
-                 prior: Scorer | None = None, prior_weight: float = PRIOR_WEIGHT) -> None:
+                 prior: Scorer | None = None, prior_weight: float = PRIOR_WEIGHT,
+                 bid_model: ProbabilityNet | None = None) -> None:
         if not 0.0 <= prior_weight <= 1.0:
             raise ValueError(f"the prior weight must be within 0-1, got {prior_weight!r}")
         self.budget = budget
         self.seed = 0 if seed is None else seed
         self.prior = prior
         self.prior_weight = prior_weight
+        self.bid_model = bid_model
         self._heuristic = HeuristicAgent()
 
     def reset(self, seed: int | None = None) -> None:
@@ -279,7 +307,7 @@ class SearchAgent(Agent):
         require_turn(observation)
         if len(observation.legal_actions) == 1:
             return observation.legal_actions[0]
-        values = action_values(observation, self.budget, self.seed)
+        values = action_values(observation, self.budget, self.seed, self.bid_model)
         if self.prior is not None:
             values = blend(values, self.prior.action_scores(observation), self.prior_weight)
         preferred = action_index(self._heuristic.act(observation))

@@ -340,28 +340,39 @@ def bid_fit(observation: Observation, spread: float) -> Callable[[list[int]], fl
     return fit
 
 
+#: log weights of candidate deals (a hand mask per seat each), one per deal
+Weigh = Callable[[Observation, list[list[int]]], list[float]]
+
+
 def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
-                  bid_spread: float | None = None, oversample: int = 4) -> list[GameCore]:
+                  bid_spread: float | None = None, weigh: Weigh | None = None,
+                  oversample: int = 4) -> list[GameCore]:
     """``count`` worlds of the observed position (see `sample_hands`).
 
-    Without ``bid_spread`` the worlds are independent uniform deals. With it,
-    ``count × oversample`` deals are drawn and ``count`` of them kept without
-    replacement with probability growing with `bid_log_likelihood` (Gumbel
-    top-k): worlds where the other seats' hands fit their bids are preferred.
-    Raises `ValueError` for a spread or oversample that is not positive.
+    Without ``bid_spread`` or ``weigh`` the worlds are independent uniform
+    deals. With either, and once another seat's bid is visible, ``count ×
+    oversample`` deals are drawn and ``count`` of them kept without replacement
+    with probability growing with their log weight (Gumbel top-k): ``weigh``'s
+    (e.g. `wizard.ai.search.inference.BidInference.log_weights`), else
+    `bid_fit`'s. Raises `ValueError` for a spread or oversample that is not positive.
     """
     knowledge = Knowledge.of(observation)
-    if bid_spread is None or not any(
+    if (bid_spread is None and weigh is None) or not any(
             b is not None for seat, b in enumerate(observation.bids) if seat != knowledge.me):
         return [world_core(observation, sample_hands(knowledge, rng)) for _ in range(count)]
     if oversample < 1:
         raise ValueError(f"oversample must be at least 1, got {oversample!r}")
-    fit = bid_fit(observation, bid_spread)
     deals = [sample_hands(knowledge, rng) for _ in range(count * oversample)]
-    keys = [fit(hands) - math.log(-math.log(1.0 - rng.random())) for hands in deals]
+    if weigh is not None:
+        weights = weigh(observation, deals)
+    else:
+        assert bid_spread is not None
+        fit = bid_fit(observation, bid_spread)
+        weights = [fit(hands) for hands in deals]
+    keys = [w - math.log(-math.log(1.0 - rng.random())) for w in weights]
     keep = sorted(range(len(deals)), key=lambda i: -keys[i])[:count]
     return [world_core(observation, deals[i]) for i in sorted(keep)]
 
 
-__all__ = ["Knowledge", "bid_fit", "played_by_seat", "revealed_voids", "sample_hands",
+__all__ = ["Knowledge", "Weigh", "bid_fit", "played_by_seat", "revealed_voids", "sample_hands",
            "sample_worlds", "world_core"]

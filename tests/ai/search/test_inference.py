@@ -1,0 +1,119 @@
+"""Worlds weighted by OI's bidding explain the other seats' bids (`wizard.ai.search.inference`)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wizard.ai.agents.heuristic import expected_tricks
+from wizard.ai.oi import load_networks
+from wizard.ai.registry import make_agent
+from wizard.ai.search import Budget, SearchAgent
+from wizard.ai.search.inference import BidInference, effective_sample_size, temper
+from wizard.ai.search.pimc import action_values
+from wizard.ai.search.worlds import Knowledge, played_by_seat, sample_worlds
+from wizard.engine import Bid, GameCore, GameOptions, WizardGame, ids_of
+from wizard.engine.cards import WIZARD_MASK
+
+from .test_rollout import random_position
+
+OVERALL, _ = load_networks()
+
+
+def test_a_seat_that_bid_its_only_card_wins_holds_a_wizard_far_more_often() -> None:
+    game = WizardGame(4, seed=11)
+    first = game.current_player
+    assert first is not None
+    game.apply(first, Bid(1))
+    game.apply((first + 1) % 4, Bid(0))
+    me = game.current_player
+    assert me is not None
+    obs = game.observation(me)
+    weigh = BidInference(OVERALL, 5.0, min_ess=0.0).log_weights
+    inferred = sample_worlds(obs, 200, random.Random(1), weigh=weigh)
+    uniform = sample_worlds(obs, 200, random.Random(1))
+
+    def wizards(worlds: list[GameCore]) -> int:
+        return sum(bool(w.hands[first] & WIZARD_MASK) for w in worlds)
+
+    assert wizards(inferred) > 2 * wizards(uniform)
+
+
+def test_inferred_hands_fit_the_bids_better_than_uniform_ones_across_positions() -> None:
+    # every seat bids with OI; at a later decision of seat `me`, the other seats' sampled
+    # hands (with what they played back) are nearer their bids under inference
+    oi = make_agent("oi")
+    gaps = {"uniform": 0.0, "inferred": 0.0}
+    for seed in range(12):
+        game = random_position(seed, 4, 0, GameOptions())
+        while True:
+            me = game.current_player
+            assert me is not None
+            obs = game.observation(me)
+            if obs.round_number >= 4 and obs.phase.value == "playing":
+                break
+            game.apply(me, oi.act(obs))
+        trump = obs.trump_suit.index if obs.trump_suit is not None else -1
+        gone = played_by_seat([c.id for c in obs.played_cards], 4, (obs.dealer + 1) % 4, trump)
+        weigh = BidInference(OVERALL).log_weights
+        for name, worlds in (
+                ("uniform", sample_worlds(obs, 32, random.Random(seed))),
+                ("inferred", sample_worlds(obs, 32, random.Random(seed), weigh=weigh))):
+            for seat, bid in enumerate(obs.bids):
+                if seat == me or bid is None:
+                    continue
+                for world in worlds:
+                    held = world.hands[seat] | gone[seat]  # its hand when it bid
+                    estimate = expected_tricks(ids_of(held), trump, 4)
+                    gaps[name] += abs(estimate - bid) / len(worlds)
+    assert gaps["inferred"] < gaps["uniform"], gaps
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(3, 6), moves=st.integers(0, 300),
+       hidden=st.booleans(), world_seed=st.integers(0, 2**16))
+def test_inferred_worlds_respect_every_constraint(
+        seed: int, players: int, moves: int, hidden: bool, world_seed: int) -> None:
+    game = random_position(seed, players, moves, GameOptions(hidden_bids=hidden))
+    if game.is_finished:
+        return
+    me = game.current_player
+    assert me is not None
+    obs = game.observation(me)
+    knowledge = Knowledge.of(obs)
+    worlds = sample_worlds(obs, 4, random.Random(world_seed),
+                           weigh=BidInference(OVERALL).log_weights, oversample=3)
+    assert len(worlds) == 4
+    for core in worlds:
+        assert [h.bit_count() for h in core.hands] == list(obs.hand_sizes)
+        assert core.hands[me] == game.core.hands[me]
+        for seat in range(players):
+            if seat != me:
+                assert core.hands[seat] & ~knowledge.allowed[seat] == 0
+
+
+def test_tempering_keeps_a_quarter_of_the_candidates_effective() -> None:
+    weights = [0.0] + [-200.0] * 99
+    assert effective_sample_size(weights) == pytest.approx(1.0)
+    assert effective_sample_size(temper(weights, 0.25)) >= 25.0 - 1e-6
+    assert temper([0.0, -0.1], 0.25) == [0.0, -0.1]
+
+
+def test_the_same_seed_gives_the_same_values_and_a_bad_budget_is_refused() -> None:
+    game = random_position(3, 4, 40, GameOptions())
+    me = game.current_player
+    assert me is not None
+    obs = game.observation(me)
+    budget = Budget(worlds=8, inference=10.0)
+    assert action_values(obs, budget, 5, OVERALL) == action_values(obs, budget, 5, OVERALL)
+    agent = SearchAgent(budget, seed=5, bid_model=OVERALL)
+    assert agent.act(obs) in obs.legal_actions
+    with pytest.raises(ValueError, match="inference"):
+        Budget(inference=0.0)
+    with pytest.raises(ValueError, match="oversample"):
+        Budget(oversample=0)
+    with pytest.raises(ValueError, match="temperature"):
+        BidInference(OVERALL, 0.0)

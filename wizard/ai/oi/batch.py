@@ -1,0 +1,140 @@
+"""OI features of many hands at once, as each seat saw them when it bid.
+
+The master's inference (`wizard.ai.search.inference`) asks OI's overall
+network how a seat would have bid with each of a hundred or more sampled hands,
+every card of every hand: thousands of feature rows per decision. Built row by
+row with `card_features` that costs tens of milliseconds; here the rows of one
+bidder's hands are built as numpy arrays over the hand masks. The layout is
+`card_features`'s (tested equal, row for row): a bid-time situation has an
+empty trick, every bid before the seat's visible, nothing played yet.
+
+>>> from wizard.engine import WizardGame
+>>> game = WizardGame(4, seed=1)
+>>> obs = game.observation(game.current_player)
+>>> from wizard.ai.oi.features import card_features, situation_of
+>>> sit = situation_of(obs)
+>>> rows, exact = bid_features(sit, np.array([sit.hand_mask], np.uint64), obs.trump_card.id)
+>>> np.array_equal(rows, card_features(sit, sit.hand))
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from wizard.engine.cards import (
+    ALL_CARDS_MASK,
+    CARD_RANK,
+    CARD_SUIT,
+    FIRST_WIZARD,
+    JESTER_MASK,
+    NUM_CARDS,
+    SUIT_MASKS,
+    WIZARD_MASK,
+)
+
+from .features import OI_BLOCKS, OI_FEATURE_SIZE, Situation, context_row
+
+_S = {name: block.start for name, block in OI_BLOCKS.items()}
+#: _BITS13[m] is the 13-bit mask m as 13 floats (rank 1 first), as in the features module
+_BITS13 = ((np.arange(1 << 13)[:, None] >> np.arange(13)) & 1).astype(np.float32)
+
+_SUIT = np.array([CARD_SUIT[c] if c < FIRST_WIZARD else 0 for c in range(NUM_CARDS)], np.int64)
+_RANK = np.array([CARD_RANK[c] if c < FIRST_WIZARD else 0 for c in range(NUM_CARDS)], np.int64)
+_SUIT_MASKS = np.array(SUIT_MASKS, np.uint64)
+_BITS = np.uint64(1) << np.arange(NUM_CARDS, dtype=np.uint64)
+_BUCKET = np.array([0, 1, 2, 3, 4, 5, 5, 5] + [6] * 60, np.int64)
+_13 = np.uint64(0x1FFF)
+
+
+def _count(masks: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+    return np.bitwise_count(masks).astype(np.int64)
+
+
+def hand_cards(masks: npt.NDArray[np.uint64], size: int) -> npt.NDArray[np.int64]:
+    """The card ids of each hand mask, ascending: ``(hands, size)``; every hand has ``size``.
+
+    >>> hand_cards(np.array([0b1011], np.uint64), 3).tolist()
+    [[0, 1, 3]]
+    """
+    held = (masks[:, None] & _BITS[None, :]) != 0
+    cards = np.nonzero(held)[1].reshape(len(masks), size)
+    return cards.astype(np.int64)
+
+
+def bid_features(sit: Situation, masks: npt.NDArray[np.uint64], turned: int) -> tuple[
+        npt.NDArray[np.float32], npt.NDArray[np.float64]]:
+    """Feature rows of every card of every hand in ``masks`` (uint64), as ``sit``'s seat bid.
+
+    ``sit`` gives what does not depend on the hand (the seat, the bids before
+    it, the trump, the round; its ``trick`` must be empty), ``turned`` the
+    turned trump card's id or -1. Returns the rows ``(hands × cards,
+    OI_FEATURE_SIZE)`` in hand order, each hand's cards ascending, and each
+    row's certain p_O (`overall_exact`) or NaN where the network decides.
+    Raises `ValueError` for a situation with cards in its trick.
+    """
+    if sit.trick:
+        raise ValueError("bid-time features need an empty trick")
+    size = len(sit.hand)
+    hands = len(masks)
+    cards = hand_cards(masks, size)  # (hands, size)
+    seen = masks | (np.uint64(1 << turned) if turned >= 0 else np.uint64(0))
+    unseen = np.uint64(ALL_CARDS_MASK) & ~seen
+    out = np.empty((hands, size, OI_FEATURE_SIZE), np.float32)
+    out[:] = context_row(sit)
+    out[:, :, OI_BLOCKS["kind"].start:] = 0.0
+    # the context's hand-dependent blocks
+    trump = sit.trump
+    if trump >= 0:
+        start = OI_BLOCKS["trump"].start
+        out[:, :, start:start + 13] = _BITS13[((unseen >> np.uint64(13 * trump)) & _13)
+                                              .astype(np.int64)][:, None, :]
+    for name, special in (("unseen_wizards", WIZARD_MASK), ("unseen_jesters", JESTER_MASK)):
+        block = OI_BLOCKS[name]
+        out[:, :, block] = 0.0
+        count = _count(unseen & np.uint64(special))
+        out[np.arange(hands), :, block.start + count] = 1.0
+    block = OI_BLOCKS["voids"]
+    out[:, :, block] = 0.0
+    voids = sum(((masks & m) == 0).astype(np.int64) for m in _SUIT_MASKS)
+    out[np.arange(hands), :, block.start + voids] = 1.0
+    unseen_count = _count(unseen)
+    out[:, :, _S["unseen_in_hands"]] = np.where(
+        unseen_count > 0, sit.cards_in_other_hands / np.maximum(unseen_count, 1), 0.0)[:, None]
+    out[:, :, _S["own_specials"]] = (_count(masks & np.uint64(WIZARD_MASK)) / 4.0)[:, None]
+    out[:, :, _S["own_specials"] + 1] = (_count(masks & np.uint64(JESTER_MASK)) / 4.0)[:, None]
+    out[:, :, _S["card_vs_trick"] + 1] = 1.0  # a card alone in a trick holds it
+    # the cards: wizards and jesters only have their kind
+    h_index, c_index = np.indices((hands, size))
+    wizard = (cards >= FIRST_WIZARD) & (cards < FIRST_WIZARD + 4)
+    jester = cards >= FIRST_WIZARD + 4
+    number = ~(wizard | jester)
+    out[wizard, _S["kind"]] = 1.0
+    out[jester, _S["kind"] + 1] = 1.0
+    suit = _SUIT[cards]
+    rank = _RANK[cards]
+    out[number & (suit == trump), _S["kind"] + 2] = 1.0
+    out[number & (suit != trump), _S["kind"] + 3] = 1.0
+    hi, ci = h_index[number], c_index[number]
+    suit_n, rank_n = suit[number], rank[number]
+    unseen_n = unseen[hi]
+    suit_unseen = ((unseen_n >> (np.uint64(13) * suit_n.astype(np.uint64))) & _13)
+    start = _S["suit_unseen"]
+    out[hi, ci, start:start + 13] = _BITS13[suit_unseen.astype(np.int64)]
+    higher = _count(suit_unseen >> rank_n.astype(np.uint64))
+    out[hi, ci, _S["adjusted_rank"] + 12 - higher] = 1.0
+    mine = _count(masks[hi] & _SUIT_MASKS[suit_n])
+    out[hi, ci, _S["suit_count"] + np.minimum(7, mine) - 1] = 1.0
+    beaters = _count(unseen_n & np.uint64(WIZARD_MASK)) + higher
+    if trump >= 0:
+        beaters += np.where(suit_n != trump, _count(unseen_n & _SUIT_MASKS[trump]), 0)
+    out[hi, ci, _S["beaters"] + _BUCKET[beaters]] = 1.0
+    # certain p_O: a jester when too few jesters are unseen for a trick of jesters
+    exact = np.full((hands, size), np.nan)
+    few = _count(unseen & np.uint64(JESTER_MASK)) < sit.num_players - 1
+    exact[jester & few[:, None]] = 0.0
+    return out.reshape(hands * size, OI_FEATURE_SIZE), exact.reshape(-1)
+
+
+__all__ = ["bid_features", "hand_cards"]
