@@ -47,6 +47,12 @@ function bidText(obs, seat) {
   return "–";
 }
 
+/** A seat's stat label; a phone's narrow seat takes the short word where the language has a long one. */
+function statLabel(stat) {
+  return h("small", null, h("span", {class: "wide-only"}, t(`seat.stat${stat}`)),
+    h("span", {class: "narrow-only"}, t(`seat.stat${stat}Short`)));
+}
+
 function seatPanel({seat, info, obs, bottom, n, clock, me}) {
   const isTurn = obs.current_player === seat && obs.phase !== "finished";
   const name = info ? info.name : t("seat.numbered", {n: seat + 1});
@@ -73,9 +79,9 @@ function seatPanel({seat, info, obs, bottom, n, clock, me}) {
         String(info.rating.rating)) : null,
       obs.dealer === seat ? h("span", {class: "dealer", title: t("seat.dealer")}, t("seat.dealerLetter")) : null),
     h("div", {class: "seat-stats"},
-      h("span", {class: `stat stat-bid ${hidden ? "hidden-bid" : ""}`}, h("small", null, t("seat.statBid")), h("b", null, bid)),
-      h("span", {class: "stat stat-tricks"}, h("small", null, t("seat.statWon")), h("b", null, String(obs.tricks_won[seat]))),
-      h("span", {class: "stat stat-score"}, h("small", null, t("seat.statScore")), h("b", null, String(obs.scores[seat])))),
+      h("span", {class: `stat stat-bid ${hidden ? "hidden-bid" : ""}`}, statLabel("Bid"), h("b", null, bid)),
+      h("span", {class: "stat stat-tricks"}, statLabel("Won"), h("b", null, String(obs.tricks_won[seat]))),
+      h("span", {class: "stat stat-score"}, statLabel("Score"), h("b", null, String(obs.scores[seat])))),
     status.length ? h("div", {class: "seat-status"}, status.join(" · ")) : null,
     showClock ? h("div", {class: "clock", dataset: {deadline: String(clock.deadlineAt)}, "aria-label": t("lobby.turnClock")},
       formatClock(clock.deadlineAt - performance.now())) : null,
