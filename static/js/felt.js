@@ -5,6 +5,7 @@
 import {h, formatClock} from "./dom.js";
 import {cardLabel, cardView, suitIcon, suitLabel} from "./cards.js";
 import {PLAYER_COLOURS} from "./scoresheet.js";
+import {seatNameFit} from "./seatname.js";
 import {t} from "./i18n.js";
 
 const BOT_NAME = /^Bot \((easy|medium|hard|master)\)$/;
@@ -53,6 +54,12 @@ function statLabel(stat) {
     h("span", {class: "narrow-only"}, t(`seat.stat${stat}Short`)));
 }
 
+/** The name as its seat shows it: set smaller to fit whole (seatname.js); focusable where it is cut. */
+function nameText(name) {
+  const fit = seatNameFit(name);
+  return h("span", {class: "seat-name-text", title: name, tabindex: fit.cut ? "0" : null, style: {"--name-em": String(fit.em)}}, name);
+}
+
 function seatPanel({seat, info, obs, bottom, n, clock, me}) {
   const isTurn = obs.current_player === seat && obs.phase !== "finished";
   const name = info ? info.name : t("seat.numbered", {n: seat + 1});
@@ -74,7 +81,7 @@ function seatPanel({seat, info, obs, bottom, n, clock, me}) {
   },
     h("div", {class: "seat-name"},
       h("span", {class: "seat-dot", style: {background: PLAYER_COLOURS[seat % PLAYER_COLOURS.length]}, "aria-hidden": "true"}),
-      h("span", {class: "seat-name-text", title: name}, name), seat === me ? h("span", {class: "you"}, t("common.you")) : null,
+      nameText(name), seat === me ? h("span", {class: "you"}, t("common.you")) : null,
       info && info.rating ? h("span", {class: "seat-rating", title: t("seat.ratingTitle", {rating: info.rating.rating, uncertainty: info.rating.uncertainty})},
         String(info.rating.rating)) : null,
       obs.dealer === seat ? h("span", {class: "dealer", title: t("seat.dealer")}, t("seat.dealerLetter")) : null),
