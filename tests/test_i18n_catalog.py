@@ -90,7 +90,8 @@ def test_messages_are_text_or_plural_forms_with_other(code: str) -> None:
     for key, message in CATALOGS[code].items():
         if isinstance(message, dict):
             assert "other" in message and set(message) <= PLURAL_FORMS, f"{code}: {key}"
-            assert all(isinstance(text, str) and text for text in message.values()), f"{code}: {key}"
+            assert all(isinstance(text, str) and text for text in message.values()), (
+                f"{code}: {key}")
             assert "count" in placeholders(message) or "ordinal" in placeholders(message), (
                 f"{code}: {key} has plural forms but no {{count}} or {{ordinal}} to choose by")
         else:
@@ -123,7 +124,7 @@ def server_http_codes() -> set[str]:
 
 def test_every_error_code_of_the_server_has_a_message() -> None:
     codes = {code.value for code in ErrorCode} | server_http_codes()
-    assert {"bad_request", "no_such_player", "not_analysed"} <= codes  # the scan finds the HTTP ones
+    assert {"bad_request", "no_such_player", "not_analysed"} <= codes  # the scan finds HTTP's
     assert sorted(code for code in codes if f"error.{code}" not in DEFAULT) == []
 
 

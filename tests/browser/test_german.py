@@ -53,7 +53,8 @@ PAGE_WORDS = """() => {
 def assert_german(page: Page, screen: str, seen: set[str]) -> None:
     """No English-only word on the page; `screen` names where we are (kept in `seen`)."""
     text = page.evaluate(PAGE_WORDS)
-    english = sorted({w for w in WORD.findall(text) if w.lower() in ENGLISH_ONLY and w.lower() not in NAMES})
+    english = sorted({w for w in WORD.findall(text)
+                      if w.lower() in ENGLISH_ONLY and w.lower() not in NAMES})
     assert english == [], f"English words on the {screen} screen: {english}\n---\n{text[:3000]}"
     seen.add(screen)
 
@@ -152,9 +153,9 @@ def test_a_short_game_against_bots_is_german_on_every_screen(
     page.goto(f"/#/player/{me}")
     expect(page.locator("#profile-title")).to_contain_text("Zora")
     assert_german(page, "profile", seen)
-    assert seen >= {"welcome", "lobby", "account dialog", "waiting room", "rules", "bidding", "play", "trick",
-                    "round end", "game over", "recent games", "replay", "replay end", "analysis", "leaderboard",
-                    "profile"}
+    assert seen >= {"welcome", "lobby", "account dialog", "waiting room", "rules", "bidding",
+                    "play", "trick", "round end", "game over", "recent games", "replay",
+                    "replay end", "analysis", "leaderboard", "profile"}
 
 
 def test_the_language_chosen_in_the_header_outlasts_a_reload_and_keeps_the_game(
