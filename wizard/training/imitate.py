@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from .policy import NetPolicy
+from .policy import NetPolicy, load_checkpoint, read_checkpoint
 from .progress import append_metrics, evaluate_against_heuristics, plot_learning_curve
-from .runs import open_run, save_run
+from .runs import history_of, open_run, save_run
 from .teacher import ROW_KEYS, Rows, TeacherConfig, iter_teacher_chunks
 
 
@@ -43,6 +43,8 @@ class ImitationConfig:
     checkpoint_every: int = 2_000
     workers: int = 1
     seed: int = 1
+    labeller: str | None = None
+    soft_temperature: float = 5.0
 
 
 class ReplayBuffer:
@@ -78,22 +80,33 @@ class ReplayBuffer:
 
 
 def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
-                    command: str = "", progress: bool = True) -> Path:
-    """Run stage (a) into ``out``; returns the checkpoint directory.
+                    command: str = "", progress: bool = True, init: Path | None = None) -> Path:
+    """Run stage (a) into ``out``, from ``init`` (a checkpoint) or a fresh net; returns the
+    checkpoint directory.
 
-    Raises `CheckpointError` when ``resume`` finds no usable checkpoint and
+    With ``config.labeller`` (expert iteration) the policy head learns the
+    labeller's soft targets (`wizard.training.teacher`). Raises `CheckpointError`
+    when ``resume`` finds no usable checkpoint or ``init`` is unusable, and
     `ValueError` when ``out`` already holds a run and ``resume`` is not set.
     """
     run = open_run(out, resume=resume)
     checkpoint, done = run.checkpoint, run.done
-    if run.policy is None:
+    if run.policy is None and init is not None:
+        run.history = history_of(read_checkpoint(init))
+        loaded = load_checkpoint(init)
+        if not isinstance(loaded, NetPolicy):
+            raise ValueError(f"imitation trains a NetPolicy, not {loaded.type_name}")
+        policy = loaded
+        policy.set_lr(config.lr)
+    elif run.policy is None:
         policy = NetPolicy(hidden=config.hidden, lr=config.lr, seed=config.seed)
     elif done >= config.games:  # already complete: nothing to add to its history
         return checkpoint
     else:
         assert isinstance(run.policy, NetPolicy)
         policy = run.policy
-    teacher = TeacherConfig(config.teacher, config.explore_bids, config.keep_plays)
+    teacher = TeacherConfig(config.teacher, config.explore_bids, config.keep_plays,
+                            labeller=config.labeller, soft_temperature=config.soft_temperature)
     buffer = ReplayBuffer(config.buffer_rows)
     rng = np.random.default_rng(config.seed + done)
     started = time.time()
@@ -137,6 +150,7 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
             save_run(policy, run, total, session, started, evaluation)
     bar.close()
     save_run(policy, run, max(done, config.games), session, started, evaluation)
-    plot_learning_curve(out, f"imitation of {config.teacher}")
+    labelled = f", labelled by {config.labeller}" if config.labeller else ""
+    plot_learning_curve(out, f"imitation of {config.teacher}{labelled}")
     return checkpoint
 

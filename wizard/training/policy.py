@@ -141,7 +141,8 @@ class NetPolicy(Policy):
 
     A batch always has ``features``, ``masks``, ``tricks`` (the round's final
     tricks of the seat) and ``returns`` (the round's score / 100). Imitation adds
-    ``actions`` and ``imitate`` (1 where the policy head learns the action);
+    ``actions`` and ``imitate`` (1 where the policy head learns), and ``targets``
+    when it learns a distribution (a labeller's soft targets) rather than the action;
     PPO adds ``actions``, ``old_logp``, ``advantages`` and ``ppo`` (1 on the
     decisions the policy head made).
     """
@@ -245,7 +246,11 @@ class NetPolicy(Policy):
                                              / count)}
         else:
             weight = t["imitate"].float()
-            nll = -logp_all.gather(1, actions).squeeze(1)
+            if "targets" in t:  # one-hot rows, or a labeller's soft targets
+                targets = t["targets"].float()
+                nll = -torch.where(targets > 0, targets * logp_all, 0.0).sum(-1)
+            else:
+                nll = -logp_all.gather(1, actions).squeeze(1)
             count = weight.sum().clamp(min=1.0)
             imitation_loss = (nll * weight).sum() / count
             agree = ((logp_all.argmax(-1) == actions.squeeze(1)).float() * weight).sum() / count

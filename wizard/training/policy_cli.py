@@ -49,6 +49,13 @@ def register(trainers: Any) -> None:
                          help="chance a seat bids near, not at, the teacher's bid")
     imitate.add_argument("--keep-plays", type=float, default=0.35,
                          help="share of card decisions kept as rows")
+    imitate.add_argument("--labeller", default=None,
+                         help="expert iteration: an agent whose values (search, oi) label the "
+                              "kept card decisions as soft targets, and whose choice is played")
+    imitate.add_argument("--soft-temperature", type=float, default=5.0,
+                         help="of the labeller's soft targets, in round points")
+    imitate.add_argument("--init", type=Path, default=None,
+                         help="checkpoint to start from (default: a fresh net)")
     imitate.set_defaults(handler=run_imitate)
 
     ppo = trainers.add_parser(
@@ -95,10 +102,10 @@ def run_imitate(args: argparse.Namespace) -> int:
         lr=args.lr if args.lr is not None else 1e-3, batch=args.batch, epochs=args.epochs,
         explore_bids=args.explore_bids, keep_plays=args.keep_plays,
         eval_every=args.eval_every, eval_games=args.eval_games, workers=args.workers,
-        seed=args.seed)
+        seed=args.seed, labeller=args.labeller, soft_temperature=args.soft_temperature)
     return _run("imitate", lambda: train_imitation(
         args.out, config, resume=args.resume, command=command_line("wizard train imitate"),
-        progress=not args.quiet))
+        progress=not args.quiet, init=args.init))
 
 
 def run_ppo(args: argparse.Namespace) -> int:

@@ -10,6 +10,10 @@ Rows (numpy arrays, one per kept decision):
 - ``features`` float16 — a card or trump decision's features, or a bid's
   features as they read once that bid is made (`with_bid`);
 - ``masks`` bool, ``actions`` int16 (the teacher's or explored action);
+- ``targets`` float16 — what the policy head learns: the action as a one-hot
+  row, or with a ``labeller`` (expert iteration: the master's search) a soft
+  target over the candidates it valued, ``softmax(value / soft_temperature)``
+  (values in round points; the labeller's best candidate is then played);
 - ``imitate`` bool — the policy head learns this action (cards and trump only);
 - ``tricks`` int8 — tricks the seat ends the round with; ``returns`` float32 —
   its score change of the round / 100.
@@ -24,15 +28,17 @@ import random
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Protocol, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from wizard.ai.encoding import FEATURE_SIZE, ActionSpace, encode_into
 from wizard.ai.policy import with_bid
 from wizard.ai.registry import make_agent
-from wizard.engine import Bid, GameOptions, Phase, RoundCompleted, WizardGame
+from wizard.engine import Bid, GameOptions, Observation, Phase, RoundCompleted, WizardGame
 
-ROW_KEYS = ("features", "masks", "actions", "imitate", "tricks", "returns")
+ROW_KEYS = ("features", "masks", "actions", "targets", "imitate", "tricks", "returns")
 Rows = dict[str, np.ndarray]
 
 
@@ -42,6 +48,28 @@ class TeacherConfig:
     explore_bids: float = 0.3
     keep_plays: float = 0.35
     option_games: float = 0.4  # share of games with random rule options (else the defaults)
+    labeller: str | None = None  # an agent with `action_scores` (search, oi): soft targets
+    soft_temperature: float = 5.0  # points
+
+
+class Labeller(Protocol):
+    """Values of the candidates of a decision: expected round points per action index."""
+
+    def action_scores(self, observation: Observation) -> dict[int, float]: ...
+
+
+def soft_target(scores: dict[int, float], temperature: float) -> npt.NDArray[np.float32]:
+    """``softmax(score / temperature)`` over the scored action indices, as a row of `ActionSpace`.
+
+    >>> soft_target({21: 10.0, 22: 10.0}, 5.0)[21:23].tolist()
+    [0.5, 0.5]
+    """
+    row = np.zeros(ActionSpace.SIZE, np.float32)
+    keys = list(scores)
+    values = np.array([scores[k] for k in keys], np.float64) / temperature
+    weights = np.exp(values - values.max())
+    row[keys] = weights / weights.sum()
+    return row
 
 
 def random_options(rng: random.Random, share: float) -> GameOptions:
@@ -56,6 +84,11 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int) -> Rows:
     """Play ``games`` games with the teacher at every seat; their kept rows (see the module)."""
     rng = random.Random(f"teacher:{seed}")
     agent = make_agent(config.teacher, seed=seed)
+    labeller: Labeller | None = None
+    if config.labeller is not None:
+        labeller = cast(Labeller, make_agent(config.labeller, seed=seed))
+        if not hasattr(labeller, "action_scores"):
+            raise ValueError(f"{config.labeller!r} gives no action_scores to label with")
     out: dict[str, list[object]] = {key: [] for key in ROW_KEYS}
     buffer = np.zeros(FEATURE_SIZE, np.float32)
     for _ in range(games):
@@ -63,7 +96,7 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int) -> Rows:
         game = WizardGame(players, random_options(rng, config.option_games),
                           seed=rng.getrandbits(63))
         agent.reset(rng.getrandbits(63))
-        pending: list[tuple[int, np.ndarray, np.ndarray, int, bool]] = []
+        pending: list[tuple[int, np.ndarray, np.ndarray, int, np.ndarray, bool]] = []
         while not game.is_finished:
             seat = game.current_player
             assert seat is not None
@@ -79,20 +112,31 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int) -> Rows:
                     action = rng.choice(near)
                     index = ActionSpace.index(action)
             if bidding or rng.random() < config.keep_plays:
+                target = np.zeros(ActionSpace.SIZE, np.float32)
+                scores: dict[int, float] = {}
+                if labeller is not None and not bidding and len(obs.legal_actions) > 1:
+                    scores = labeller.action_scores(obs)
+                if len(scores) > 1:
+                    target = soft_target(scores, config.soft_temperature)
+                    index = max(scores, key=lambda a: (scores[a], a == index))
+                    action = ActionSpace.action(index)
+                else:
+                    target[index] = 1.0
                 buffer[:] = 0.0
                 encode_into(obs, buffer)
                 features = buffer[None, :]
                 if bidding:
                     features = with_bid(features, np.array([index]))
                 pending.append((seat, features[0].astype(np.float16), ActionSpace.mask(obs),
-                                index, not bidding))
+                                index, target.astype(np.float16), not bidding))
             for event in game.apply(seat, action):
                 if isinstance(event, RoundCompleted):
                     result = event.result
-                    for who, features, mask, chosen, imitate in pending:
+                    for who, features, mask, chosen, target, imitate in pending:
                         out["features"].append(features)
                         out["masks"].append(mask)
                         out["actions"].append(chosen)
+                        out["targets"].append(target)
                         out["imitate"].append(imitate)
                         out["tricks"].append(result.tricks[who])
                         out["returns"].append(result.score_changes[who] / 100.0)
@@ -101,6 +145,7 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int) -> Rows:
         "features": np.stack(out["features"]).astype(np.float16),  # type: ignore[arg-type]
         "masks": np.stack(out["masks"]).astype(np.bool_),  # type: ignore[arg-type]
         "actions": np.asarray(out["actions"], np.int16),
+        "targets": np.stack(out["targets"]).astype(np.float16),  # type: ignore[arg-type]
         "imitate": np.asarray(out["imitate"], np.bool_),
         "tricks": np.asarray(out["tricks"], np.int8),
         "returns": np.asarray(out["returns"], np.float32),

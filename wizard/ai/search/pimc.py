@@ -303,13 +303,19 @@ class SearchAgent(Agent):
         if seed is not None:
             self.seed = seed
 
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        """The values it picks from: searched, blended with its prior's (a `Scorer` itself,
+        so the master's values can label training data, `wizard.training.teacher`)."""
+        values = action_values(observation, self.budget, self.seed, self.bid_model)
+        if self.prior is not None:
+            values = blend(values, self.prior.action_scores(observation), self.prior_weight)
+        return values
+
     def act(self, observation: Observation) -> Action:
         require_turn(observation)
         if len(observation.legal_actions) == 1:
             return observation.legal_actions[0]
-        values = action_values(observation, self.budget, self.seed, self.bid_model)
-        if self.prior is not None:
-            values = blend(values, self.prior.action_scores(observation), self.prior_weight)
+        values = self.action_scores(observation)
         preferred = action_index(self._heuristic.act(observation))
         return ACTIONS_BY_INDEX[pick(values, preferred)]
 

@@ -1,0 +1,64 @@
+"""Expert iteration: teacher games labelled by a searcher's values, learned as soft targets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+
+from wizard.__main__ import main
+from wizard.training.imitate import ImitationConfig, train_imitation
+from wizard.training.policy import NetPolicy, load_checkpoint
+from wizard.training.teacher import TeacherConfig, play_teacher_games
+
+
+def test_labelled_rows_carry_the_labellers_soft_values_and_its_choice_is_played() -> None:
+    rows = play_teacher_games(TeacherConfig("oi", labeller="oi", keep_plays=1.0,
+                                            soft_temperature=5.0), 2, seed=3)
+    targets = rows["targets"].astype(np.float32)
+    assert np.allclose(targets.sum(1), 1.0, atol=1e-2)  # a distribution on every row
+    assert (targets[~rows["masks"]] == 0).all()  # only over legal actions
+    cards = rows["imitate"]
+    soft = (targets[cards] > 0).sum(1) > 1
+    assert soft.mean() > 0.3, "most card decisions with a choice get a soft target"
+    chosen = targets[cards].argmax(1)
+    assert (chosen == rows["actions"][cards]).mean() > 0.95  # the labeller's best is played
+    bids = ~cards
+    assert ((targets[bids] > 0).sum(1) == 1).all()  # bids stay one-hot (the tricks head bids)
+
+
+def test_soft_targets_are_learned_as_distributions() -> None:
+    rows = play_teacher_games(TeacherConfig("oi", labeller="oi", keep_plays=1.0), 1, seed=4)
+    batch = dict(rows)
+    batch["features"] = batch["features"].astype(np.float32)
+    policy = NetPolicy(hidden=(32,), lr=3e-3, seed=1)
+    first = policy.update(batch)["imitation_loss"]
+    for _ in range(150):
+        last = policy.update(batch)["imitation_loss"]
+    targets = batch["targets"].astype(np.float32)[batch["imitate"]]
+    entropy = -np.sum(np.where(targets > 0, targets * np.log(np.maximum(targets, 1e-9)), 0), 1)
+    assert last < first
+    assert last < float(entropy.mean()) + 0.2  # cross-entropy near the targets' own entropy
+
+
+def test_a_run_labelled_by_the_master_starts_from_a_checkpoint_and_says_so(
+        tmp_path: Path) -> None:
+    base = tmp_path / "base"
+    train_imitation(base, ImitationConfig(games=20, hidden=(16,), chunk=10, eval_every=20,
+                                          eval_games=4, buffer_rows=20_000), progress=False)
+    out = tmp_path / "expert"
+    assert main(["train", "imitate", "--out", str(out), "--games", "2", "--teacher", "oi",
+                 "--labeller", "search", "--init", str(base / "checkpoint"), "--eval-every",
+                 "100", "--eval-games", "4", "--quiet"]) == 0
+    record = json.loads((out / "checkpoint" / "policy.json").read_text())
+    stages = record["meta"]["training"]
+    assert [s["stage"] for s in stages] == ["imitate", "imitate"]
+    assert stages[-1]["config"]["labeller"] == "search"
+    policy = load_checkpoint(out / "checkpoint")
+    assert isinstance(policy, NetPolicy) and policy.net.hidden == (16,)
+    assert main(["train", "imitate", "--out", str(tmp_path / "bad"), "--games", "2",
+                 "--labeller", "heuristic", "--eval-games", "4", "--quiet"]) == 2
