@@ -199,8 +199,26 @@ export class ReplayView {
     }
     this.replay.players.sort((a, b) => a.seat - b.seat);
     this.frames = buildFrames(this.replay);
+    this.makeAnalysis();
+    this.render();
+  }
+
+  makeAnalysis() {
     this.analysis = new AnalysisPanel(this.ctx, this.gameId, {onJump: (index) => this.go(index - this.index), invite: this.invite});
     this.analysis.onShown = () => this.render();
+  }
+
+  /** The language changed: the same step drawn again in its words, with the analysis shown so far. */
+  relabel() {
+    document.title = t("replay.tabTitle");
+    if (!this.frames) {
+      this.load();
+      return;
+    }
+    const report = this.analysis.report;
+    this.analysis.destroy();
+    this.makeAnalysis();
+    if (report) this.analysis.show(report);
     this.render();
   }
 

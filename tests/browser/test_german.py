@@ -142,6 +142,15 @@ def test_a_short_game_against_bots_is_german_on_every_screen(
         marked.first.click()
         expect(page.locator(".step-text .step-note")).to_contain_text("der Meister spielt")
         assert_german(page, "analysis step", seen)
+    # the language switched on the replay keeps its step and the analysis shown
+    step = page.locator("#replay-step").inner_text()
+    page.select_option("#lang", "en")
+    expect(page.locator("#analysis-title")).to_have_text("Analysis")
+    expect(page.locator("#replay-step")).to_have_text(
+        re.sub(r"Schritt (\d+) von (\d+)", r"Step \1 of \2", step))
+    expect(page.locator(".analysis-seat")).to_have_count(1)
+    page.select_option("#lang", "de")
+    expect(page.locator("#analysis-title")).to_have_text("Analyse")
 
     page.goto("/#/leaderboard")
     expect(page.locator("#leaderboard-title")).to_have_text("Rangliste")
