@@ -222,6 +222,7 @@ export class TutorialCoach {
   }
 
   dismiss() {
+    if (this.step === null) return; // the tip went (the table moved on) as it was clicked
     if (this.step === "finish") {
       this.finish("done");
       return;

@@ -193,3 +193,21 @@ def test_the_language_chosen_in_the_header_outlasts_a_reload_and_keeps_the_game(
     page.select_option("#lang", "en")
     expect(page.locator(".topnav")).to_contain_text("Rules")
     expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+def test_the_tutorial_speaks_german(open_page: Callable[..., Page]) -> None:
+    seen: set[str] = set()
+    page = open_page("Zora", locale="de-DE")
+    page.click("#tutorial-start")
+    page.wait_for_url(re.compile(r"#/table/"))
+    panel = page.locator("#tutorial")
+    expect(panel).to_have_attribute("data-step", "welcome")
+    expect(panel.locator("h2")).to_have_text("Deine erste Partie")
+    for _ in range(4):  # the first tips of the lesson, each dismissed in turn
+        assert_german(page, f"tutorial {panel.get_attribute('data-step')}", seen)
+        step = panel.get_attribute("data-step")
+        page.click("#tutorial-next")
+        expect(panel).not_to_have_attribute("data-step", step or "")
+        if panel.is_hidden():
+            break
+    assert len(seen) >= 2
