@@ -10,8 +10,8 @@
 #   OUT=runs/x IMITATE_GAMES=200 EXPERT_GAMES=20 EVAL_GAMES=40 scripts/train_expert.sh  # a try
 set -euo pipefail
 export OUT="${OUT:-runs/expert}"
-export IMITATE_GAMES="${IMITATE_GAMES:-8000}"
-export EXPERT_GAMES="${EXPERT_GAMES:-600}"
+export IMITATE_GAMES="${IMITATE_GAMES:-3000}"
+export EXPERT_GAMES="${EXPERT_GAMES:-300}"
 export PPO_GAMES=0
 export TEACHER=oi LABELLER=oi EXPERT_TEACHER=oi
 exec "$(dirname "$0")/train_default.sh"
