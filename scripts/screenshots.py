@@ -7,9 +7,12 @@ scoresheet.png (the score pad and chart after some rounds), game-over.png, phone
 phone-bidding.png (the last round's bid on a phone), help.png (the rules page),
 leaderboard.png (provisional ratings shown) and profile.png (a player's rating history).
 
-    .venv/bin/python scripts/screenshots.py [--url http://127.0.0.1:8000]
+    .venv/bin/python scripts/screenshots.py [--url http://127.0.0.1:8000] [--locale de-DE]
 
 With ``--url`` it uses a server that is already running (started with WIZARD_BOT_DELAY=0).
+With ``--locale`` the browser asks for that language (the client follows the browser's
+locale) and the pictures go to docs/screenshots/<language>/ (e.g. de/) unless ``--out``
+says where; the steps find their way by the page's structure and state, not its words.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ import json
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -39,13 +43,23 @@ from tests.browser.helpers import (  # noqa: E402
     running_server,
 )
 
-OUT = ROOT / "docs" / "screenshots"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+OUT = SCREENSHOTS  # where this run writes (main sets it from --out / --locale)
+LOCALE: str | None = None  # the browser's locale (--locale); None: Chromium's default
+
+#: The round and trick the table shows, from the page's store (test hooks): ``[round, trick]``.
+_ROUND_TRICK = """() => {
+  const m = location.hash.match(/^#\\/table\\/([^/]+)/);
+  const game = m && window.__wizard.store.games.get(decodeURIComponent(m[1]));
+  const o = game && game.shown && game.shown.observation;
+  return o ? [o.round_number, o.phase === 'playing' ? o.trick_number : 0] : [0, 0];
+}"""
 
 
 def new_page(browser: Browser, url: str, name: str, size: tuple[int, int] = (1360, 860),
              trick_show_ms: int = 0, **config: int) -> Page:
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, base_url=url,
-                                  device_scale_factor=1)
+                                  device_scale_factor=1, locale=LOCALE)
     context.set_default_timeout(15_000)
     settings = {**TEST_CONFIG, "trickShowMs": trick_show_ms, **config}
     context.add_init_script(f"window.__WIZARD_CONFIG__ = {json.dumps(settings)}")
@@ -73,6 +87,19 @@ def shoot(page: Page, name: str, selector: str | None = None) -> None:
     page.screenshot(path=OUT / name, full_page=True, clip=box)
 
 
+def play_to_round(page: Page, round_number: int, timeout_s: float, trick: int = 0) -> None:
+    """Click moves until the table shows round ``round_number`` (and its trick ``trick``)."""
+    play_until_true(page, lambda: page.evaluate(_ROUND_TRICK) >= [round_number, trick], timeout_s)
+
+
+def play_until_true(page: Page, done: Callable[[], bool], timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not done():
+        assert time.monotonic() < deadline, f"not there within {timeout_s} s"
+        if not play_step(page):
+            break
+
+
 def open_table(browser: Browser, url: str, host: str, players: int, bots: int,
                hidden: bool = False) -> Page:
     page = new_page(browser, url, host)
@@ -82,8 +109,8 @@ def open_table(browser: Browser, url: str, host: str, players: int, bots: int,
     page.click("#create-table")
     page.wait_for_url("**/#/table/*")
     for seat in range(1, bots + 1):
-        page.get_by_role("button", name=f"Add a bot to seat {seat + 1}").click()
-        expect(page.locator(f".wait-seat[data-seat='{seat}']")).to_contain_text("Bot")
+        page.click(f".wait-seat.wait-empty[data-seat='{seat}'] .seat-controls button")
+        expect(page.locator(f".wait-seat.wait-bot[data-seat='{seat}']")).to_have_count(1)
     return page
 
 
@@ -130,7 +157,15 @@ def server_url(url: str | None) -> Iterator[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--url", help="use this running server instead of starting one")
+    parser.add_argument("--locale", help="the browser's locale, e.g. de-DE (default: Chromium's)")
+    parser.add_argument("--out", type=Path,
+                        help="where the pictures go (default docs/screenshots, with --locale "
+                             "docs/screenshots/<language>)")
     args = parser.parse_args()
+    global OUT, LOCALE
+    LOCALE = args.locale
+    language = args.locale.split("-")[0].lower() if args.locale else None
+    OUT = args.out or (SCREENSHOTS / language if language else SCREENSHOTS)
     OUT.mkdir(parents=True, exist_ok=True)
     with server_url(args.url) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium"),
@@ -161,11 +196,7 @@ def main() -> int:
             expect(paced.locator("#round-summary")).to_be_visible()
             shoot(paced, "round-summary.png")
             paced.click("#summary-continue")
-            play_step(paced)  # round 2: the bid
-            for _ in range(8):  # until round 2's first trick is taken
-                if paced.locator(".round-info:has-text('Trick 2')").count():
-                    break
-                play_step(paced)
+            play_to_round(paced, 2, 30, trick=2)  # until round 2's first trick is taken
             expect(paced.locator("#last-trick")).to_be_enabled()
             paced.click("#last-trick")
             expect(paced.locator("#last-trick-panel")).to_be_visible()
@@ -180,19 +211,19 @@ def main() -> int:
             play_bots(page, players=4, level="medium")
             page.fill("#chat-input", "gl hf!")
             page.press("#chat-input", "Enter")
-            play_until(page, ".round-info:has-text('Round 5')", 90)
+            play_to_round(page, 5, 90)
             for _ in range(40):  # a trick in progress with me to play
                 if (page.locator(".hand.my-turn").count()
                         and page.locator(".trick .trick-card").count() >= 2):
                     break
                 play_step(page)
             shoot(page, "table.png")
-            play_until(page, ".round-info:has-text('Round 9')", 120)
+            play_to_round(page, 9, 120)
             shoot(page, "scoresheet.png", ".score-panel")
 
             phone = new_page(browser, url, "Eve", size=(390, 844))
             play_bots(phone, players=5)
-            play_until(phone, ".round-info:has-text('Round 3')", 60)
+            play_to_round(phone, 3, 60)
             play_until(phone, ".hand.my-turn", 30)
             shoot(phone, "phone.png")
 
@@ -203,7 +234,7 @@ def main() -> int:
         finally:
             browser.close()
     for path in sorted(OUT.glob("*.png")):
-        print(path.relative_to(ROOT))
+        print(path)
     return 0
 
 

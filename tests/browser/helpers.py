@@ -76,11 +76,29 @@ class Observed:
         self.illegal_cards_shown = 0
 
 
+#: What decision the table shows (round, phase, trick, whose turn, who has bid, my hand's
+#: size), read from the page's store (test hooks); null without them or off a table.
+_DECISION = """() => {
+  const w = window.__wizard;
+  const m = location.hash.match(/^#\\/table\\/([^/]+)/);
+  const game = w && m ? w.store.games.get(decodeURIComponent(m[1])) : null;
+  const o = game && game.shown && game.shown.observation;
+  return o ? JSON.stringify([o.round_number, o.phase, o.trick_number, o.current_player, o.has_bid,
+                             (o.hand || []).length]) : null;
+}"""
+
+#: The move is taken once the clicked control is gone (removed or hidden) or the table shows
+#: another decision: the table is redrawn in place (patch.js), so a control that is the same
+#: in the next decision (bid 0 in the next round, a trump button) stays on the page.
+_TAKEN = f"""([control, before]) => !control.isConnected || !control.getClientRects().length
+  || ({_DECISION})() !== before"""
+
+
 def play_step(page: Page, seen: Observed | None = None) -> bool:
     """Make one move by clicking (a legal bid, the first playable card, a trump suit).
 
-    Returns False when the game is over. Waits (bounded) until the clicked control is gone,
-    i.e. the server accepted the move and the table was redrawn. A control redrawn between
+    Returns False when the game is over. Waits (bounded) until the move is taken: the
+    clicked control is gone or the table shows the next decision. A control redrawn between
     finding and clicking it (another update came in) is looked up again, a few times.
     """
     for _ in range(5):
@@ -94,13 +112,14 @@ def play_step(page: Page, seen: Observed | None = None) -> bool:
                 seen.forbidden_bid_explained += 1
             if page.locator(".hand button.illegal").count():
                 seen.illegal_cards_shown += 1
+        before = page.evaluate(_DECISION)
         try:
             target.click(timeout=STEP_TIMEOUT_MS)
         except PlaywrightError as exc:
             if "not attached" not in str(exc):
                 raise
             continue
-        target.wait_for_element_state("hidden", timeout=STEP_TIMEOUT_MS)
+        page.wait_for_function(_TAKEN, arg=[target, before], timeout=STEP_TIMEOUT_MS)
         if seen is not None:
             seen.actions += 1
         return True

@@ -24,7 +24,9 @@ def inside(inner: Locator, outer: Locator) -> bool:
 
 
 def truncated(element: Locator) -> bool:
-    return bool(element.evaluate("e => e.scrollWidth > e.clientWidth"))
+    """Cut: wider than its box, or (a seat's name on two lines, clamped) taller."""
+    return bool(element.evaluate(
+        "e => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight"))
 
 
 def test_long_names_are_cut_with_an_ellipsis_everywhere(open_page: Callable[..., Page]) -> None:
