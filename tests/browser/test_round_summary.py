@@ -4,13 +4,17 @@ hides nothing a player still needs (the trump, the round, the bids so far, the c
 
 from __future__ import annotations
 
+import io
 import os
+import re
 from collections.abc import Callable
 
+import numpy as np
 import pytest
+from PIL import Image
 from playwright.sync_api import FloatRect, Locator, Page, expect
 
-from .helpers import play_bots, play_step
+from .helpers import play_bots, play_step, play_until
 
 #: The summary stays until Continue (long hold); tricks resolve at once.
 HOLD = {"trickShowMs": 0, "roundShowMs": 600_000}
@@ -87,3 +91,41 @@ def test_the_round_summary_is_opaque_and_hides_nothing_needed(
             other = needed.bounding_box()
             assert other is not None
             assert not overlaps(box, other), f"the summary covers {selector} ({case})"
+
+
+def changed_pixels(before: bytes, after: bytes) -> int:
+    """How many pixels differ between two PNG screenshots of the same size."""
+    a, b = (np.asarray(Image.open(io.BytesIO(png)).convert("RGB")) for png in (before, after))
+    return int((a != b).any(axis=2).sum())
+
+
+def test_the_game_over_panel_is_opaque_over_the_seats(open_page: Callable[..., Page]) -> None:
+    # With the panel 95 % opaque, hiding the seats behind it changed 60,000 of its pixels;
+    # opaque, a handful change (the compositor's rounding at translucent rounded corners).
+    page = open_page("Opaline", config={"trickShowMs": 0, "roundShowMs": 0},
+                     viewport=VIEWPORTS["desktop"])
+    page.goto("/#/")
+    page.select_option("#bots-players", "5")
+    page.select_option("#bots-level", "easy")
+    page.select_option("#bots-length", "short")
+    page.fill("#bots-rounds", "1")
+    page.click("#play-bots")
+    page.wait_for_url(re.compile(r"#/table/"))
+    play_until(page, ".end .ranking", 60)
+    panel = page.locator(".end")
+    for label, (width, height) in VIEWPORTS.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("() => document.getAnimations().forEach((a) => a.finish())")
+        box = panel.bounding_box()
+        assert box is not None
+        inset = 20  # past the rounded corners and the anti-aliased border
+        clip = FloatRect(x=box["x"] + inset, y=box["y"] + inset,
+                         width=box["width"] - 2 * inset, height=box["height"] - 2 * inset)
+        shown = page.screenshot(clip=clip, animations="disabled")
+        page.evaluate(SEATS_VISIBILITY, "hidden")
+        hidden = page.screenshot(clip=clip, animations="disabled")
+        page.evaluate(SEATS_VISIBILITY, "")
+        changed = changed_pixels(shown, hidden)
+        area = clip["width"] * clip["height"]
+        assert changed < 0.002 * area, (
+            f"the seat panels show through the game-over panel ({label}: {changed} pixels)")
