@@ -39,6 +39,7 @@ the decisions into the per-seat report (rounds, cards, summary).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -58,7 +59,17 @@ from wizard.engine import (
     action_from_dict,
 )
 
-from .search import PRIOR_WEIGHT, Budget, Scorer, bid_values, blend, card_values, trump_values
+from .oi import OIAgent
+from .search import (
+    DEFAULT_BUDGET,
+    PRIOR_WEIGHT,
+    Budget,
+    Scorer,
+    bid_values,
+    blend,
+    card_values,
+    trump_values,
+)
 
 #: the seed of the analysis' worlds (with the position: see `wizard.ai.search`)
 ANALYSIS_SEED = 0
@@ -83,8 +94,10 @@ class AnalysisBudget:
             raise ValueError(f"the analysis time must be positive, got {self.seconds!r}")
 
     def search(self, bids: bool) -> Budget:
-        """The search budget of one decision (every legal bid for a bid)."""
-        return Budget(worlds=self.worlds, bid_window=None if bids else 3)
+        """The search budget of one decision: the master's (worlds weighted by the bids),
+        with every legal bid for a bid."""
+        return dataclasses.replace(DEFAULT_BUDGET, worlds=self.worlds,
+                                   bid_window=None if bids else DEFAULT_BUDGET.bid_window)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,13 +233,15 @@ def analyse_decision(observation: Observation, action: Action, budget: AnalysisB
     seeds = (ANALYSIS_SEED, ANALYSIS_SEED + 1)
     scores = prior.action_scores(observation) if prior is not None and len(
         observation.legal_actions) > 1 else None
+    bid_model = prior.overall if isinstance(prior, OIAgent) else None  # weighs the worlds
 
     def valued(values: dict[int, float]) -> dict[int, float]:
         return values if scores is None else blend(values, scores, PRIOR_WEIGHT)
 
     if isinstance(action, Bid):
         search = budget.search(bids=True)
-        choose_bids, judge_bids = (bid_values(observation, search, seed) for seed in seeds)
+        choose_bids, judge_bids = (bid_values(observation, search, seed, bid_model)
+                                   for seed in seeds)
         judged = valued({BID_BASE + b: v.value for b, v in judge_bids.items()})
         best, loss = _judge(valued({BID_BASE + b: v.value for b, v in choose_bids.items()}),
                             judged, BID_BASE + action.value)
@@ -245,7 +260,7 @@ def analyse_decision(observation: Observation, action: Action, budget: AnalysisB
                     "forced": True}
         search = budget.search(bids=False)
         choose, judge = ({PLAY_BASE + c: v for c, v in card_values(observation, search,
-                                                                   seed).items()}
+                                                                   seed, bid_model).items()}
                          for seed in seeds)
         choose, judge = valued(choose), valued(judge)
         best, loss = _judge(choose, judge, PLAY_BASE + played)
@@ -255,7 +270,7 @@ def analyse_decision(observation: Observation, action: Action, budget: AnalysisB
     if isinstance(action, ChooseTrump):
         search = budget.search(bids=False)
         choose, judge = ({TRUMP_BASE + s: v for s, v in trump_values(observation, search,
-                                                                     seed).items()}
+                                                                     seed, bid_model).items()}
                          for seed in seeds)
         chosen = TRUMP_BASE + action.suit.index
         choose, judge = valued(choose), valued(judge)

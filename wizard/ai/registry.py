@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -39,12 +40,14 @@ def _make_search(seed: int | None = None, **options: object) -> Agent:
     weight = options.get("prior_weight", PRIOR_WEIGHT)
     if not isinstance(weight, int | float) or isinstance(weight, bool):
         raise ValueError(f"prior_weight must be a number, got {weight!r}")
-    budget = DEFAULT_BUDGET if worlds is None else Budget(worlds=worlds)
+    budget = DEFAULT_BUDGET if worlds is None else dataclasses.replace(DEFAULT_BUDGET,
+                                                                       worlds=worlds)
     prior = master_prior() if weight else None  # loaded once per process, not per agent
-    return SearchAgent(budget, seed=seed, prior=prior, prior_weight=float(weight))
+    return SearchAgent(budget, seed=seed, prior=prior, prior_weight=float(weight),
+                       bid_model=prior.overall if prior else None)
 
 
-#: today's master as it was measured on 2026-12-02 (32 worlds, uniform worlds, OI prior 0.5),
+#: the master as it was measured on 2026-12-02 (32 uniform worlds, OI prior 0.5),
 #: kept runnable as ``search-v1`` so that a stronger master is measured head to head against it
 SEARCH_V1_BUDGET = Budget(worlds=32, bid_window=3)
 SEARCH_V1_PRIOR_WEIGHT = 0.5

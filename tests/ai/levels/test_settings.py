@@ -8,6 +8,7 @@ import random
 import pytest
 
 from wizard.ai.levels import STRENGTH_RANGES, BotLevel, BotSettings
+from wizard.ai.levels.settings import BOT_VERSION
 
 
 def test_levels_have_ordered_ranges_with_gaps_between_them() -> None:
@@ -40,3 +41,14 @@ def test_bot_settings_round_trip_and_strict_parsing() -> None:
         BotSettings.from_dict({"level": "easy", "strength": 101, "seed": 1})
     with pytest.raises(ValueError, match="seed"):
         BotSettings.from_dict({"level": "easy", "strength": 10, "seed": "x"})
+
+
+def test_a_bot_keeps_its_version_and_one_stored_before_versions_is_version_1() -> None:
+    bot = BotSettings(BotLevel.MASTER, 90, seed=5)
+    assert bot.version == BOT_VERSION == 2
+    assert BotSettings.from_dict(bot.to_dict()) == bot
+    old = BotSettings.from_dict({"level": "master", "strength": 90, "seed": 5})
+    assert old.version == 1 and old != bot
+    for bad in (0, BOT_VERSION + 1, "2", None):
+        with pytest.raises(ValueError, match="version"):
+            BotSettings.from_dict({**bot.to_dict(), "version": bad})

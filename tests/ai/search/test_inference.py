@@ -117,3 +117,35 @@ def test_the_same_seed_gives_the_same_values_and_a_bad_budget_is_refused() -> No
         Budget(oversample=0)
     with pytest.raises(ValueError, match="temperature"):
         BidInference(OVERALL, 0.0)
+
+
+def test_a_master_bot_plays_with_the_worlds_of_its_version() -> None:
+    # version 1 (stored before inference) searches uniform worlds, as search-v1 does;
+    # version 2 weighs them by the bids: its values differ once bids are seen
+    from wizard.ai.levels import BotLevel, BotSettings, LevelAgent
+    from wizard.ai.search import master_budget
+    from wizard.ai.search.prior import blended_values, master_prior
+
+    assert master_budget(32, 1).inference is None
+    assert master_budget(32, 2).inference is not None
+    prior = master_prior()
+    assert prior is not None
+    differ = seen = 0
+    for seed in range(10):
+        game = random_position(seed, 4, 30 + seed, GameOptions())
+        me = game.current_player
+        if me is None or len(game.legal_actions()) < 2:
+            continue
+        obs = game.observation(me)
+        old = blended_values(obs, master_budget(8, 1), seed, prior)
+        new = blended_values(obs, master_budget(8, 2), seed, prior)
+        if any(b is not None for seat, b in enumerate(obs.bids) if seat != me):
+            seen += 1
+            differ += old != new
+        else:
+            assert old == new  # no bid seen: nothing to weigh by
+        for version in (1, 2):
+            bot = BotSettings(BotLevel.MASTER, 100, seed=seed, version=version)
+            action, _ = LevelAgent("master").act_as_bot(obs, bot, 0)
+            assert action == LevelAgent("master").act_as_bot(obs, bot, 0)[0]
+    assert seen >= 4 and differ >= seen - 1

@@ -18,7 +18,8 @@ One decision of a bot with `BotSettings` ``bot`` at move ``move_number``:
    - ``search`` (master; hard without a model): `wizard.ai.search` with the
      strength's worlds, its values sampled at the value temperature; master's
      values are first averaged with OI's (`wizard.ai.search.prior`; the plain search
-     when the OI networks cannot be loaded);
+     when the OI networks cannot be loaded), and from bot version 2 its worlds are
+     weighted by the other seats' bids (`master_budget`);
    - ``model`` (hard when ``models/default.onnx`` exists): the learned policy,
      sampled at the strength's policy temperature by `choose_rows`, the code
      the pool's workers choose a batch with;
@@ -48,7 +49,7 @@ from ..agents.heuristic import expected_tricks
 from ..encoding import ActionSpace, encode_observation
 from ..oi import OIAgent, make_oi_agent
 from ..policy import OnnxPolicy, PolicyError, models_dir
-from ..search import Budget, action_values, blend, pick
+from ..search import Budget, action_values, blend, master_budget, pick
 from ..search.prior import load_prior
 from .settings import BRAINS, BotLevel, BotSettings
 from .strength import POLICY_BRAIN, MoveDraw, choose_rows, move_draw, varies_per_move
@@ -150,9 +151,14 @@ class LevelAgent(Agent):
             return other.act(observation), f"{self.name}:{brain}"
         preferred = action_index(self._heuristic.act(observation))
         if brain == "search":
-            values = action_values(observation, Budget(worlds=draw.worlds), seed=bot.seed)
             if self.level is BotLevel.MASTER:
-                values = blend(values, self._prior_scores(observation))
+                prior = self._master_prior()
+                budget = master_budget(draw.worlds, bot.version)
+                values = action_values(observation, budget, seed=bot.seed,
+                                       bid_model=prior.overall if prior else None)
+                values = blend(values, prior.action_scores(observation) if prior else {})
+            else:
+                values = action_values(observation, Budget(worlds=draw.worlds), seed=bot.seed)
             chosen = pick(values, preferred, draw.value_temperature, draw.uniform)
             return ACTIONS_BY_INDEX[chosen], f"{self.name}:search"
         if observation.phase is Phase.BIDDING:
@@ -182,13 +188,14 @@ class LevelAgent(Agent):
         self._policy, self._policy_error = None, str(exc)
         log.warning("level_model_unavailable_using_search", level=self.level.value, error=str(exc))
 
-    def _prior_scores(self, observation: Observation) -> dict[int, float]:
-        """OI's scores for master's `blend` (empty, the plain search, without the networks)."""
+    def _master_prior(self) -> OIAgent | None:
+        """OI for master's `blend` and inference, loaded once (``None``, the plain search,
+        without the networks)."""
         if self._prior is None and self._prior_error is None:
             self._prior = load_prior()
             if self._prior is None:
                 self._prior_error = "the OI networks are unavailable"
-        return {} if self._prior is None else self._prior.action_scores(observation)
+        return self._prior
 
     def _model_act(self, observation: Observation, draw: MoveDraw) -> Action:
         assert self._policy is not None  # `_brain` loaded it

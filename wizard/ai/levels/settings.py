@@ -53,13 +53,21 @@ BRAINS: dict[BotLevel, str] = {
 }
 
 
+#: The bots' version, stored with every bot seat: 1 — master searched uniform worlds;
+#: 2 — master's worlds are weighted by the other seats' bids (`wizard.ai.search.inference`).
+#: A stored bot keeps its version (one stored without one is 1), so a game restored after
+#: an upgrade goes on with the bots it started with, move for move.
+BOT_VERSION = 2
+
+
 @dataclass(frozen=True, slots=True)
 class BotSettings:
-    """A bot seat: its level, the strength drawn for this game, and its seed."""
+    """A bot seat: its level, the strength drawn for this game, its seed and its version."""
 
     level: BotLevel
     strength: int
     seed: int
+    version: int = BOT_VERSION
 
     @staticmethod
     def draw(level: BotLevel, rng: random.Random) -> BotSettings:
@@ -71,7 +79,8 @@ class BotSettings:
         return move_rng(self.seed, move_number)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"level": self.level.value, "strength": self.strength, "seed": self.seed}
+        return {"level": self.level.value, "strength": self.strength, "seed": self.seed,
+                "version": self.version}
 
     @staticmethod
     def from_dict(data: Any) -> BotSettings:
@@ -82,4 +91,7 @@ class BotSettings:
             raise ValueError(f"bot strength must be an integer 0-100, got {strength!r}")
         if type(seed) is not int:
             raise ValueError(f"bot seed must be an integer, got {seed!r}")
-        return BotSettings(BotLevel.parse(data.get("level")), strength, seed)
+        version = data.get("version", 1)
+        if type(version) is not int or not 1 <= version <= BOT_VERSION:
+            raise ValueError(f"bot version must be an integer 1-{BOT_VERSION}, got {version!r}")
+        return BotSettings(BotLevel.parse(data.get("level")), strength, seed, version)

@@ -3,7 +3,8 @@
 - `pimc`: values of every candidate over sampled worlds, and `SearchAgent`;
 - `worlds`: deals of the hidden cards consistent with what a seat knows;
 - `rollout`: the rest of a round played out fast on `wizard.engine.GameCore`;
-- `prior`: OI's values, blended with the searched ones for the master.
+- `prior`: OI's values, blended with the searched ones for the master;
+- `inference`: worlds weighted by how well they explain the other seats' bids.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .pimc import (
     bid_values,
     blend,
     card_values,
+    master_budget,
     pick,
     trump_values,
 )
@@ -26,4 +28,4 @@ from .prior import blended_values, load_prior, master_prior
 
 __all__ = ["DEFAULT_BUDGET", "PRIOR_WEIGHT", "BidValue", "Budget", "Scorer", "SearchAgent",
            "action_values", "bid_values", "blend", "blended_values", "card_values",
-           "load_prior", "master_prior", "pick", "trump_values"]
+           "load_prior", "master_budget", "master_prior", "pick", "trump_values"]

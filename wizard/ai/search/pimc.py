@@ -52,7 +52,7 @@ from wizard.engine.rules import round_score
 from ..agents.base import Agent, require_turn
 from ..agents.heuristic import HeuristicAgent, expected_tricks
 from ..oi.agent import ProbabilityNet
-from .inference import BidInference
+from .inference import BID_TEMPERATURE, BidInference
 from .rollout import finish_round, rollout_score
 from .worlds import sample_worlds
 
@@ -102,7 +102,14 @@ class Budget:
             raise ValueError(f"oversample must be an integer >= 1, got {self.oversample!r}")
 
 
-DEFAULT_BUDGET = Budget()
+#: the master's search: 32 worlds weighted by the other seats' bids (inference, τ 5 points)
+DEFAULT_BUDGET = Budget(inference=BID_TEMPERATURE)
+
+
+def master_budget(worlds: int, version: int) -> Budget:
+    """The master bot's budget at ``worlds`` for a bot of ``version`` (`BotSettings.version`):
+    1 searched uniform worlds, 2 and later weigh them by the bids."""
+    return Budget(worlds=worlds, inference=BID_TEMPERATURE if version >= 2 else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,4 +328,5 @@ class SearchAgent(Agent):
 
 
 __all__ = ["DEFAULT_BUDGET", "PRIOR_WEIGHT", "BidValue", "Budget", "Scorer", "SearchAgent",
-           "action_values", "bid_values", "blend", "card_values", "pick", "trump_values"]
+           "action_values", "bid_values", "blend", "card_values", "master_budget", "pick",
+           "trump_values"]

@@ -68,9 +68,10 @@ def blended_values(observation: Observation, budget: Budget, seed: int,
     """`action_values` of the search, blended with ``prior``'s `OIAgent.action_scores`.
 
     Without a prior (or with weight 0) these are the search's values as they
-    are. Raises `ValueError` unless it is the observer's turn to act.
+    are; with one, its overall network also weighs the worlds when the budget
+    asks for ``inference``. Raises `ValueError` unless it is the observer's turn to act.
     """
-    values = action_values(observation, budget, seed)
+    values = action_values(observation, budget, seed, prior.overall if prior else None)
     if prior is None or weight == 0.0:
         return values
     return blend(values, prior.action_scores(observation), weight)
