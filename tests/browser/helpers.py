@@ -52,11 +52,16 @@ def enter_name(page: Page, name: str) -> None:
     expect(page.locator("#conn")).to_have_attribute("data-state", re.compile("open|reconnected"))
 
 
-def play_bots(page: Page, players: int = 4, level: str = "medium") -> str:
-    """Start a game against bots from the lobby; returns the table id from the URL."""
+def play_bots(page: Page, players: int = 4, level: str = "medium",
+              rounds: int | None = None) -> str:
+    """Start a game against bots from the lobby (a short game of ``rounds`` when given);
+    returns the table id from the URL."""
     page.goto("/#/")
     page.select_option("#bots-players", str(players))
     page.select_option("#bots-level", level)
+    if rounds is not None:
+        page.select_option("#bots-length", "short")
+        page.fill("#bots-rounds", str(rounds))
     page.click("#play-bots")
     page.wait_for_url(re.compile(r"#/table/"))
     expect(page.locator(".felt")).to_be_visible()

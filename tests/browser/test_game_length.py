@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from .helpers import Server, play_until, ranking
+from .helpers import Server, play_bots, play_until, ranking
 
 
 def test_a_created_short_table_shows_its_length_in_the_lobby_list(
@@ -34,13 +34,7 @@ def test_a_created_short_table_shows_its_length_in_the_lobby_list(
 def test_a_short_quick_game_plays_three_rounds_and_replays_them(
         open_page: Callable[..., Page], server: Server) -> None:
     page = open_page("Cy")
-    page.goto("/#/")
-    page.select_option("#bots-players", "3")
-    page.select_option("#bots-level", "easy")
-    page.select_option("#bots-length", "short")
-    page.fill("#bots-rounds", "3")
-    page.click("#play-bots")
-    page.wait_for_url(re.compile(r"#/table/"))
+    play_bots(page, players=3, level="easy", rounds=3)
     expect(page.locator(".round-info")).to_contain_text("Round 1 of 3")
     play_until(page, ".end .ranking", 120)
     expect(page.locator(".round-info")).to_have_text("Game over")

@@ -93,13 +93,7 @@ def test_a_short_game_against_bots_is_german_on_every_screen(
     expect(page.locator("#help-title")).to_have_text("So spielt man Wizard")
     assert_german(page, "rules", seen)
 
-    page.goto("/#/")
-    page.select_option("#bots-players", "3")
-    page.select_option("#bots-level", "easy")
-    page.select_option("#bots-length", "short")
-    page.fill("#bots-rounds", "2")
-    page.click("#play-bots")
-    page.wait_for_url(re.compile(r"#/table/"))
+    play_bots(page, players=3, level="easy", rounds=2)
     expect(page.locator(".round-info")).to_contain_text("Runde 1 von 2")
     deadline = time.monotonic() + 120
     while not page.locator(".end .ranking").count():

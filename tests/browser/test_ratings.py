@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import Pages
-from .helpers import Server, play_until
+from .helpers import Server, play_bots, play_until
 
 RATING = re.compile(r"^\d+ ± \d+$")
 
@@ -22,13 +22,7 @@ def rated(module_pages: Pages, server: Server) -> Iterator[Page]:
     if not server.history:
         pytest.skip("the server keeps no games: nothing is rated")
     page = module_pages("Rhea")
-    page.goto("/#/")
-    page.select_option("#bots-players", "3")
-    page.select_option("#bots-level", "easy")
-    page.select_option("#bots-length", "short")
-    page.fill("#bots-rounds", "1")
-    page.click("#play-bots")
-    page.wait_for_url(re.compile(r"#/table/"))
+    play_bots(page, players=3, level="easy", rounds=1)
     play_until(page, ".end .ranking", 60)
     yield page
 

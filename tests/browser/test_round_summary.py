@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 from collections.abc import Callable
 
 import numpy as np
@@ -104,13 +103,7 @@ def test_the_game_over_panel_is_opaque_over_the_seats(open_page: Callable[..., P
     # opaque, a handful change (the compositor's rounding at translucent rounded corners).
     page = open_page("Opaline", config={"trickShowMs": 0, "roundShowMs": 0},
                      viewport=VIEWPORTS["desktop"])
-    page.goto("/#/")
-    page.select_option("#bots-players", "5")
-    page.select_option("#bots-level", "easy")
-    page.select_option("#bots-length", "short")
-    page.fill("#bots-rounds", "1")
-    page.click("#play-bots")
-    page.wait_for_url(re.compile(r"#/table/"))
+    play_bots(page, players=5, level="easy", rounds=1)
     play_until(page, ".end .ranking", 60)
     panel = page.locator(".end")
     for label, (width, height) in VIEWPORTS.items():
