@@ -86,8 +86,9 @@ function showMe() {
   meButton.hidden = false;
   meButton.textContent = store.me.name;
   const account = accountName() === store.me.name;
+  // the label carries the whole name: on a phone the button may show only part of it
   meButton.title = t(account ? "me.accountTitle" : "me.nameTitle", {name: store.me.name});
-  meButton.setAttribute("aria-label", t(account ? "me.account" : "me.changeName"));
+  meButton.setAttribute("aria-label", meButton.title);
 }
 
 store.addEventListener("change", (event) => {

@@ -4,6 +4,7 @@
 
 import {h, s} from "./dom.js";
 import {t} from "./i18n.js";
+import {widthAt1px} from "./seatname.js";
 
 export const PLAYER_COLOURS = ["#f2c14e", "#5fb3f9", "#f47c7c", "#7ddf8e", "#c59bf5", "#f5a45d"];
 const MARKERS = ["circle", "square", "triangle", "diamond", "cross", "star"];
@@ -37,8 +38,7 @@ export function scorePad(sheet) {
   if (n >= 5) return compactPad(sheet, byRound);
   const head = h("thead", null,
     h("tr", null, h("th", {scope: "col", rowspan: "2", class: "rcol", title: t("pad.roundTitle")}, t("pad.round")),
-      names.map((name, i) => h("th", {scope: "colgroup", colspan: "2", title: name, class: `pcol ${i === mySeat ? "mine" : ""}`},
-        legendMarker(i), " ", name))),
+      names.map((name, i) => nameHead(name, i, mySeat, {scope: "colgroup", colspan: "2"}))),
     h("tr", {class: "sub"}, names.map(() => [
       h("th", {scope: "col", title: t("pad.bwTitle")}, t("pad.bw")),
       h("th", {scope: "col", title: t("pad.ptsTitle")}, t("pad.pts"))])));
@@ -72,21 +72,37 @@ export function scorePad(sheet) {
       h("th", {scope: "row"}, String(round)), cells));
   }
   return h("div", {class: "pad-scroll", tabindex: "0", role: "region", "aria-label": t("pad.title")},
-    h("table", {class: "pad"}, h("caption", {class: "sr-only"}, t("pad.caption")), head, h("tbody", null, rows)));
+    h("table", {class: "pad", style: {"--pad-n": String(n)}}, h("caption", {class: "sr-only"}, t("pad.caption")), head, h("tbody", null, rows)));
 }
 
-/** A bot's name without its level ("Bot 3 (hard)" → "Bot 3"): the narrow columns of five or six players. */
-function withoutLevel(name) {
+/**
+ * A bot's name split from its level ("Bot 3 (hard)" → {name: "Bot 3", level: "hard"}): a narrow
+ * column shows the level on a small line of its own, so the number is never the part cut off.
+ */
+function splitLevel(name) {
   const levels = ["easy", "medium", "hard", "master"].map((level) => t(`bot.level.${level}`));
   const match = / \(([^()]*)\)$/.exec(name);
-  return match && levels.includes(match[1]) ? name.slice(0, match.index) : name;
+  return match && levels.includes(match[1]) ? {name: name.slice(0, match.index), level: match[1]} : {name, level: null};
+}
+
+/**
+ * A player's column head: the colour's marker, the name set smaller to fit its column (on one
+ * line, else two; the style sheet picks the size from --name-em and the column's width), a bot's
+ * level below it; the whole name is the head's title and its label, for the rare name that is
+ * cut even so (past about 16 letters at six players).
+ */
+function nameHead(fullName, i, mySeat, attrs) {
+  const {name, level} = splitLevel(fullName);
+  return h("th", {...attrs, title: fullName, "aria-label": fullName, class: `pcol ${i === mySeat ? "mine" : ""}`},
+    legendMarker(i), // on a line of its own: the name has the column's whole width
+    h("span", {class: "pad-name", style: {"--name-em": String(Math.round(widthAt1px(name, 800) * 1000) / 1000)}}, name),
+    level ? h("small", {class: "pad-level"}, level) : null);
 }
 
 function compactPad({names, totalRounds, current, mySeat}, byRound) {
   const head = h("thead", null,
     h("tr", null, h("th", {scope: "col", class: "rcol", title: t("pad.roundTitle")}, t("pad.round")),
-      names.map((name, i) => h("th", {scope: "col", title: name, class: `pcol ${i === mySeat ? "mine" : ""}`},
-        legendMarker(i), " ", withoutLevel(name)))));
+      names.map((name, i) => nameHead(name, i, mySeat, {scope: "col"}))));
   const rows = [];
   for (let round = 1; round <= totalRounds; round++) {
     const result = byRound.get(round);
@@ -112,7 +128,7 @@ function compactPad({names, totalRounds, current, mySeat}, byRound) {
     rows.push(h("tr", {class: live ? "current" : result ? "done" : "future"}, h("th", {scope: "row"}, String(round)), cells));
   }
   return h("div", {class: "pad-scroll", tabindex: "0", role: "region", "aria-label": t("pad.title")},
-    h("table", {class: "pad pad-compact"},
+    h("table", {class: "pad pad-compact", style: {"--pad-n": String(names.length)}},
       h("caption", {class: "sr-only"}, t("pad.captionCompact")), head, h("tbody", null, rows)));
 }
 
@@ -153,7 +169,11 @@ export function scoreChart({names, totalRounds, history}) {
     s("svg", {viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "chart-title"},
       s("title", {id: "chart-title"}, t("chart.title", {latest})),
       grid, xticks, lines),
-    h("figcaption", {class: "legend"}, names.map((name, p) => h("span", {class: "legend-item", title: name}, legendMarker(p), h("span", {class: "legend-name"}, name)))));
+    h("figcaption", {class: "legend"}, names.map((fullName, p) => {
+      const {name, level} = splitLevel(fullName);
+      return h("span", {class: "legend-item", title: fullName}, legendMarker(p), h("span", {class: "legend-name"}, name),
+        level ? h("small", {class: "legend-level"}, level) : null);
+    })));
 }
 
 function niceStep(raw) {

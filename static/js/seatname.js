@@ -12,7 +12,8 @@ const context = document.createElement("canvas").getContext("2d");
 const widths = new Map(); // weight and name → its width at a font size of 1px in the page's font
 const SLACK = 0.96; // canvas and layout round differently; leave a little room
 
-function widthAt1px(text, weight = 700) {
+/** The text's width in em (at a font size of 1px) in the page's font: other narrow names (the score pad's) fit by it too. */
+export function widthAt1px(text, weight = 700) {
   const key = `${weight} ${text}`;
   let width = widths.get(key);
   if (width === undefined) {
