@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -27,7 +28,7 @@ from wizard.ai.analysis import (
     build_report,
     decision_points,
 )
-from wizard.ai.search import Budget, SearchAgent
+from wizard.ai.search import DEFAULT_BUDGET, Budget, SearchAgent
 from wizard.ai.search.prior import master_prior
 from wizard.engine import Action, GameOptions, Observation, Phase, PlayCard, WizardGame
 
@@ -86,7 +87,8 @@ def test_with_the_master_bots_prior_a_seat_that_plays_as_the_master_bot_loses_no
     prior = master_prior()
     assert prior is not None, "the shipped OI networks are needed"
     budget = AnalysisBudget(worlds=4)
-    master = SearchAgent(Budget(worlds=4, bid_window=None), seed=ANALYSIS_SEED, prior=prior)
+    master = SearchAgent(dataclasses.replace(DEFAULT_BUDGET, worlds=4, bid_window=None),
+                         seed=ANALYSIS_SEED, prior=prior, bid_model=prior.overall)  # master v2
     plain = SearchAgent(Budget(worlds=4, bid_window=None), seed=ANALYSIS_SEED)
 
     def choose(seat: int, observation: Observation) -> Action:
