@@ -95,7 +95,9 @@ function nameHead(fullName, i, mySeat, attrs) {
   const {name, level} = splitLevel(fullName);
   return h("th", {...attrs, title: fullName, "aria-label": fullName, class: `pcol ${i === mySeat ? "mine" : ""}`},
     legendMarker(i), // on a line of its own: the name has the column's whole width
-    h("span", {class: "pad-name", style: {"--name-em": String(Math.round(widthAt1px(name, 800) * 1000) / 1000)}}, name),
+    // one word on two lines breaks in its middle ("Maxi|miliane"), not before its last letter
+    h("span", {class: /[\s-]/.test(name) ? "pad-name" : "pad-name one-word",
+               style: {"--name-em": String(Math.round(widthAt1px(name, 800) * 1000) / 1000)}}, name),
     level ? h("small", {class: "pad-level"}, level) : null);
 }
 

@@ -45,7 +45,8 @@ def sideways(page: Page, selector: str) -> bool:
 
 
 @pytest.mark.parametrize(("players", "name"), [
-    (3, "Wilhelmina"), (4, "Konstantinos"), (5, "Friederike"), (6, "Maximilianus"), (6, "Bartholomea")])
+    (3, "Wilhelmina"), (4, "Konstantinos"), (5, "Friederike"),
+    (6, "Maximilianus"), (6, "Bartholomea")])
 def test_pad_heads_show_real_names_whole_with_the_full_name_in_the_label(
         open_page: Callable[..., Page], players: int, name: str) -> None:
     page = open_page(name, viewport=DESKTOP)
@@ -83,12 +84,14 @@ def test_a_name_too_long_for_a_sixth_of_the_pad_is_cut_but_labelled_whole(
     assert not sideways(page, ".pad-scroll"), "the pad scrolls sideways"
 
 
-def test_the_german_pad_shows_a_bot_short_with_its_level_below(open_page: Callable[..., Page]) -> None:
+def test_the_german_pad_shows_a_bot_short_with_its_level_below(
+        open_page: Callable[..., Page]) -> None:
     page = open_page("Adelgunde", viewport=DESKTOP, locale="de-DE")
     play_bots(page, players=5, level="master")
     expect(page.locator(".pad thead th.pcol")).to_have_count(5)
     shown = heads(page)
-    assert (shown[1]["shown"], shown[1]["level"], shown[1]["label"]) == ("Bot 2", "Meister", "Bot 2 (Meister)")
+    bot = (shown[1]["shown"], shown[1]["level"], shown[1]["label"])
+    assert bot == ("Bot 2", "Meister", "Bot 2 (Meister)")
     assert not any(head["cut"] for head in shown), shown
     legend = page.locator(".chart .legend-item").nth(1)
     expect(legend).to_have_attribute("title", "Bot 2 (Meister)")
@@ -118,7 +121,8 @@ def test_a_phone_shows_the_players_own_name_whole_in_the_header(
         bar = page.locator(".topbar").bounding_box()
         lang = page.locator("#lang").bounding_box()
         assert bar is not None and lang is not None
-        assert lang["x"] + lang["width"] <= bar["x"] + bar["width"], f"{where}: the language switch is pushed out"
+        assert lang["x"] + lang["width"] <= bar["x"] + bar["width"], (
+            f"{where}: the language switch is pushed out")
 
 
 def test_a_name_longer_than_a_phone_header_holds_is_cut_and_labelled_whole(
