@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from wizard.ai.oi import load_networks
+from wizard.ai.search.inference import BidInference
 from wizard.ai.search.worlds import (
     Knowledge,
     bid_fit,
@@ -21,6 +23,8 @@ from wizard.engine import Bid, GameCore, GameOptions, PlayCard, WizardGame, card
 from wizard.engine.cards import ALL_CARDS_MASK, SUIT_MASKS, WIZARD_MASK
 
 from .test_rollout import random_position
+
+OVERALL, _ = load_networks()
 
 
 def forbidden_cards(game: WizardGame, me: int) -> int:
@@ -154,8 +158,9 @@ def test_when_dealing_greedily_keeps_failing_the_checked_deal_finds_the_only_one
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(3, 6), moves=st.integers(0, 400),
        hidden=st.booleans(), world_seed=st.integers(0, 2**16))
-def test_worlds_fitted_to_the_bids_still_respect_every_constraint(
+def test_worlds_weighted_by_the_bids_still_respect_every_constraint(
         seed: int, players: int, moves: int, hidden: bool, world_seed: int) -> None:
+    # both weightings: the heuristic's fit (bid_spread) and OI's bidding (inference)
     game = random_position(seed, players, moves, GameOptions(hidden_bids=hidden))
     if game.is_finished:
         return
@@ -163,9 +168,11 @@ def test_worlds_fitted_to_the_bids_still_respect_every_constraint(
     assert me is not None
     obs = game.observation(me)
     knowledge = Knowledge.of(obs)
-    worlds = sample_worlds(obs, 5, random.Random(world_seed), bid_spread=1.0)
-    assert len(worlds) == 5
-    for core in worlds:
+    fitted = sample_worlds(obs, 5, random.Random(world_seed), bid_spread=1.0)
+    inferred = sample_worlds(obs, 4, random.Random(world_seed), oversample=3,
+                             weigh=BidInference(OVERALL).log_weights)
+    assert (len(fitted), len(inferred)) == (5, 4)
+    for core in fitted + inferred:
         assert [h.bit_count() for h in core.hands] == list(obs.hand_sizes)
         assert core.hands[me] == game.core.hands[me]
         for seat in range(players):
