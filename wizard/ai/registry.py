@@ -95,7 +95,9 @@ def agent_names() -> list[str]:
 def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
     """Build an agent by name: random, heuristic, model, oi, search, ``bot:<level>``.
 
-    ``search`` is the determinized search bot, the master (options ``worlds``,
+    ``search`` is the determinized search bot, master v2 (its worlds weighted by
+    the other seats' bids; ``search-v1``: uniform worlds, the master before v2,
+    kept to measure against) (options ``worlds``,
     default 32, and ``prior_weight``, default 0.5: its values averaged with
     OI's, `wizard.ai.search.prior`; 0 or missing OI networks: the plain search);
     ``bot:easy`` … ``bot:master`` play a bot level as the server does (a
