@@ -12,10 +12,12 @@ time). Rows:
 - ``bot:easy`` / ``bot:medium``: the levels at the top of their range;
 - ``bot:hard``: without ``models/default.onnx``, a small search (strength 80);
 - ``search top``: master at strength 100 (its top budget, 32 worlds), no
-  random moves;
+  random moves; ``search v1`` the same for a version-1 master bot (uniform
+  worlds, no inference), the reference for master v2's cost;
 - ``rollouts/s``: rounds finished by the heuristic rollout per CPU second.
 
 Targets (issue 12): master p99 < 500 ms, p50 < 60 ms; easy/medium < 5 ms.
+(Issue 26: master p99 <= 150 ms of CPU at its top budget.)
 """
 
 from __future__ import annotations
@@ -28,15 +30,16 @@ from collections.abc import Callable
 from wizard.ai.agents import HeuristicAgent
 from wizard.ai.levels import BotLevel, BotSettings
 from wizard.ai.levels.agent import LevelAgent
+from wizard.ai.levels.settings import BOT_VERSION
 from wizard.ai.search.rollout import finish_round
 from wizard.engine import Action, Observation, Phase, WizardGame
 
 Brain = Callable[[Observation, int], Action]
 
 
-def level_brain(level: str, strength: int) -> Brain:
+def level_brain(level: str, strength: int, version: int = BOT_VERSION) -> Brain:
     agent = LevelAgent(level)
-    bot = BotSettings(BotLevel(level), strength, seed=12345)
+    bot = BotSettings(BotLevel(level), strength, seed=12345, version=version)
 
     def act(observation: Observation, move: int) -> Action:
         return agent.act_as_bot(observation, bot, move)[0]
@@ -102,6 +105,7 @@ def main() -> None:
         ("bot:medium", level_brain("medium", 55)),
         ("bot:hard", level_brain("hard", 80)),
         ("search top", level_brain("master", 100)),
+        ("search v1", level_brain("master", 100, version=1)),
     ]
     print(f"{'brain':<12}{'bid p50':>9}{'bid p99':>9}{'card p50':>10}{'card p99':>10}"
           f"{'mean':>8}  (ms, CPU, {args.games} games x 4 players, seat 0)")
