@@ -182,7 +182,8 @@ def test_worlds_weighted_by_the_bids_still_respect_every_constraint(
 
 def test_a_seat_that_bid_its_only_card_wins_is_dealt_strong_cards_more_often() -> None:
     # round 1, 4 players: seats 1 and 2 bid before seat 3; seat 1 bid 1, seat 2 bid 0.
-    # Uniform worlds give seat 1 a wizard in 4 of 57 deals; fitted worlds far more often.
+    # Uniform worlds give seat 1 a wizard in 4 of 57 deals; worlds weighted by the bids
+    # (the heuristic's fit, or OI's bidding) far more often.
     game = WizardGame(4, seed=11)
     first = game.current_player
     assert first is not None
@@ -196,8 +197,11 @@ def test_a_seat_that_bid_its_only_card_wins_is_dealt_strong_cards_more_often() -
         return sum(bool(w.hands[first] & WIZARD_MASK) for w in worlds)
 
     fitted = sample_worlds(obs, 200, random.Random(1), bid_spread=0.5)
+    inferred = sample_worlds(obs, 200, random.Random(1),  # OI's bidding, untempered
+                             weigh=BidInference(OVERALL, 5.0, min_ess=0.0).log_weights)
     uniform = sample_worlds(obs, 200, random.Random(1))
     assert wizards(fitted) > 2 * wizards(uniform)
+    assert wizards(inferred) > 2 * wizards(uniform)
 
 
 def test_seats_get_back_the_cards_they_played_when_their_bid_is_judged() -> None:
