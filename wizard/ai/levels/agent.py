@@ -49,8 +49,8 @@ from ..agents.heuristic import expected_tricks
 from ..encoding import ActionSpace, encode_observation
 from ..oi import OIAgent, make_oi_agent
 from ..policy import OnnxPolicy, PolicyError, models_dir
-from ..search import Budget, action_values, blend, master_budget, pick
-from ..search.prior import load_prior
+from ..search import Budget, action_values, master_budget, pick
+from ..search.prior import blended_values, load_prior
 from .settings import BRAINS, BotLevel, BotSettings
 from .strength import POLICY_BRAIN, MoveDraw, choose_rows, move_draw, varies_per_move
 
@@ -152,11 +152,8 @@ class LevelAgent(Agent):
         preferred = action_index(self._heuristic.act(observation))
         if brain == "search":
             if self.level is BotLevel.MASTER:
-                prior = self._master_prior()
-                budget = master_budget(draw.worlds, bot.version)
-                values = action_values(observation, budget, seed=bot.seed,
-                                       bid_model=prior.overall if prior else None)
-                values = blend(values, prior.action_scores(observation) if prior else {})
+                values = blended_values(observation, master_budget(draw.worlds, bot.version),
+                                        bot.seed, self._master_prior())
             else:
                 values = action_values(observation, Budget(worlds=draw.worlds), seed=bot.seed)
             chosen = pick(values, preferred, draw.value_temperature, draw.uniform)
