@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from playwright.sync_api import ElementHandle, Page, expect
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, expect
 
 from .. import serve
 
@@ -99,6 +99,21 @@ _TAKEN = f"""([control, before]) => !control.isConnected || !control.getClientRe
   || ({_DECISION})() !== before"""
 
 
+def click_move(page: Page, target: ElementHandle) -> bool:
+    """Click a move's control and wait (bounded) until the move is taken: the control is
+    gone or the table shows the next decision. False when the control was redrawn before
+    the click could land (look it up again)."""
+    before = page.evaluate(_DECISION)
+    try:
+        target.click(timeout=STEP_TIMEOUT_MS)
+    except PlaywrightError as exc:
+        if "not attached" not in str(exc):
+            raise
+        return False
+    page.wait_for_function(_TAKEN, arg=[target, before], timeout=STEP_TIMEOUT_MS)
+    return True
+
+
 def play_step(page: Page, seen: Observed | None = None) -> bool:
     """Make one move by clicking (a legal bid, the first playable card, a trump suit).
 
@@ -117,14 +132,8 @@ def play_step(page: Page, seen: Observed | None = None) -> bool:
                 seen.forbidden_bid_explained += 1
             if page.locator(".hand button.illegal").count():
                 seen.illegal_cards_shown += 1
-        before = page.evaluate(_DECISION)
-        try:
-            target.click(timeout=STEP_TIMEOUT_MS)
-        except PlaywrightError as exc:
-            if "not attached" not in str(exc):
-                raise
+        if not click_move(page, target):
             continue
-        page.wait_for_function(_TAKEN, arg=[target, before], timeout=STEP_TIMEOUT_MS)
         if seen is not None:
             seen.actions += 1
         return True

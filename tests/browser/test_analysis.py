@@ -6,10 +6,9 @@ import re
 import time
 from collections.abc import Callable
 
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from .helpers import ACTIONABLE, STEP_TIMEOUT_MS, Server, play_bots
+from .helpers import ACTIONABLE, STEP_TIMEOUT_MS, Server, click_move, play_bots
 
 GAME_TIMEOUT_S = 240
 ANALYSIS_TIMEOUT_MS = 120_000
@@ -44,19 +43,10 @@ def losing_move(page: Page, bids_made: list[str]) -> bool:
             target = page.locator(f'.hand button.playable[data-card="{card}"]')
         else:
             target = page.locator(".suit-btn").first
-        try:
-            handle = target.element_handle(timeout=STEP_TIMEOUT_MS)
-            assert handle is not None
-            handle.click(timeout=STEP_TIMEOUT_MS)
-        except PlaywrightError as exc:
-            if "not attached" not in str(exc):
-                raise
+        handle = target.element_handle(timeout=STEP_TIMEOUT_MS)
+        assert handle is not None
+        if not click_move(page, handle):
             continue  # redrawn before the click: look again
-        try:
-            handle.wait_for_element_state("hidden", timeout=STEP_TIMEOUT_MS)
-        except PlaywrightError as exc:
-            if "not attached" not in str(exc):  # removed after the click: it was taken
-                raise
         if bid:
             bids_made.append(bid)
         return True
