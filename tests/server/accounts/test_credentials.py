@@ -13,6 +13,7 @@ from wizard.server.accounts.credentials import (
     PASSWORD_MIN,
     account_name,
     hash_password,
+    login_name,
     name_key,
     password_text,
     verify_password,
@@ -30,12 +31,29 @@ def test_the_name_key_is_stable(name: str) -> None:
     assert name_key(name_key(name)) == name_key(name)
 
 
-@pytest.mark.parametrize("name", ["Bot (hard)", "ＢＯＴ (master)", "x" * 33, "   ",
-                                  "Ann\u202e", "\u200b"])
+BOT_LIKE = ["Bot (hard)", "ＢＯＴ (master)", "Bot 1 (easy)", "Bot 2", "bot:easy", "Bot:Master",
+            "Bot easy", "[Bot] x", "Master · Bot 2", "Bot 2 (Meister)"]
+
+
+@pytest.mark.parametrize("name", [*BOT_LIKE, "x" * 33, "   ", "Ann\u202e", "\u200b"])
 def test_a_bad_name_is_bad_name(name: str) -> None:
     with pytest.raises(ProtocolError) as info:
         account_name(name)
     assert info.value.code is ErrorCode.BAD_NAME and info.value.message
+
+
+@pytest.mark.parametrize("name", BOT_LIKE)
+def test_a_bot_like_name_cannot_be_claimed_but_is_looked_up_at_login(name: str) -> None:
+    with pytest.raises(ProtocolError, match="pose as a bot"):
+        account_name(name)
+    assert login_name(f" {name} ") == name  # an account claimed before the rule logs in
+
+
+@pytest.mark.parametrize("name", ["x" * 33, "   ", "Ann\u202e", "\u200b"])
+def test_a_login_name_is_still_checked(name: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        login_name(name)
+    assert info.value.code is ErrorCode.BAD_NAME
 
 
 @pytest.mark.parametrize("password", ["x" * (PASSWORD_MIN - 1), "x" * (PASSWORD_MAX + 1)])

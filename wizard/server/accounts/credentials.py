@@ -1,7 +1,9 @@
 """Account names and passwords: what is allowed, the unique form of a name, the hash.
 
-A name follows the rules of every player name (`wizard.server.tables.names`: visible
-text, nothing that poses as a bot) and is at most `NAME_MAX` characters. Two
+A claimed name follows the rules of every player name (`wizard.server.tables.names`:
+visible text, nothing that poses as a bot) and is at most `NAME_MAX` characters; a
+guest named like a bot before that rule keeps playing under that name but cannot
+claim it. A login only looks a name up, so it does not apply the bot rule. Two
 account names are the same name when their `name_key` is: NFKC, case-folded, NFKC
 again (Unicode's caseless identifier match), so ``Ｂｏｂ`` (full width) and ``bob`` are
 one name.
@@ -31,10 +33,11 @@ import hashlib
 import hmac
 import secrets
 import unicodedata
+from collections.abc import Callable
 
 from wizard.protocol import ErrorCode, ProtocolError
 
-from ..tables.names import name_key, player_name
+from ..tables.names import name_key, player_name, visible_name
 
 NAME_MAX = 32  # as in ``hello`` (`wizard.protocol.from_client.Name`)
 PASSWORD_MIN = 8
@@ -49,11 +52,21 @@ _MAXMEM = 64 * 1024 * 1024
 
 
 def account_name(raw: str) -> str:
-    """``raw`` as an account name (stripped), or `ProtocolError` ``bad_name`` saying why."""
+    """``raw`` as a name to claim (stripped), or `ProtocolError` ``bad_name`` saying why."""
+    return _checked(raw, player_name)
+
+
+def login_name(raw: str) -> str:
+    """``raw`` as a name to log in with (stripped): `account_name` without the bot rule,
+    so no account is locked out by a rule made after it was claimed."""
+    return _checked(raw, visible_name)
+
+
+def _checked(raw: str, rules: Callable[[str], str]) -> str:
     if len(raw) > NAME_MAX:
         raise ProtocolError(ErrorCode.BAD_NAME, f"a name is at most {NAME_MAX} characters")
     try:
-        return player_name(raw)
+        return rules(raw)
     except ProtocolError as exc:
         raise ProtocolError(ErrorCode.BAD_NAME, exc.message) from None
 
@@ -102,4 +115,4 @@ def _b64(data: bytes) -> str:
 
 
 __all__ = ["NAME_MAX", "PASSWORD_MAX", "PASSWORD_MIN", "account_name", "hash_password",
-           "name_key", "password_text", "verify_password"]
+           "login_name", "name_key", "password_text", "verify_password"]

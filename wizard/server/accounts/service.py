@@ -36,7 +36,14 @@ from ..storage.store import SqliteStore
 from ..tables.lobby import Lobby
 from ..tables.player import Player, new_token
 from .attempts import Attempts
-from .credentials import account_name, hash_password, name_key, password_text, verify_password
+from .credentials import (
+    account_name,
+    hash_password,
+    login_name,
+    name_key,
+    password_text,
+    verify_password,
+)
 
 log = structlog.get_logger(__name__)
 
@@ -103,7 +110,7 @@ class Accounts:
 
     async def login(self, name: str, password: str, address: str) -> Identity:
         """A new token for the account ``name``, if ``password`` is its password."""
-        name, password = account_name(name), password_text(password)
+        name, password = login_name(name), password_text(password)
         key = name_key(name)
         self._spend(address, key)
         account = await self.accounts.by_name(key)

@@ -31,7 +31,7 @@ from ..storage.records import game_result
 from ..storage.store import STATUS_CORRUPT, STATUS_FINISHED
 from ..storage.visibility import invite_matches, new_invite
 from .guards import check_player_tables
-from .names import name_key, player_name
+from .names import name_key, refuse_bot_like, visible_name
 from .player import Player
 from .restore import restore_table, restore_waiting
 from .state import TableState
@@ -67,8 +67,10 @@ class Lobby:
         """``hello``: a new player, or the one that owns ``token``, back on its tables.
 
         Raises `ProtocolError` ``unknown_token``, or ``name_taken`` for a guest whose
-        ``name`` is an account's (compared as `name_key`); nothing changes then."""
-        name = player_name(name)
+        ``name`` is an account's (compared as `name_key`); nothing changes then. A name
+        that poses as a bot is ``bad_message`` unless the player already has it (named so
+        before the rule was made: they keep playing, but cannot claim it)."""
+        name = visible_name(name)
         store = self.services.store
         if token is not None:
             player = await self._player_with_token(token)
@@ -78,13 +80,14 @@ class Lobby:
             if not player.account:
                 await self._refuse_claimed(name, player.player_id)
             if player.name != name and not player.account:  # an account keeps its name
+                refuse_bot_like(name)
                 # stored first: a failed write leaves the old name everywhere
                 await store.remember_player(token, player.player_id, name)
                 player.name = name
             else:
                 store.player_seen(token)
         else:
-            await self._refuse_claimed(name, None)
+            await self._refuse_claimed(refuse_bot_like(name), None)
             player = Player(name, seen_at=loop_time())
             # the token must outlive a restart before its owner learns it
             await store.remember_player(player.token, player.player_id, name)
