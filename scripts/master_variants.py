@@ -35,6 +35,11 @@ VARIANTS: dict[str, tuple[dict[str, Any], float]] = {
     "inf5": ({"worlds": 32, "inference": 5.0}, 0.5),
     "inf20": ({"worlds": 32, "inference": 20.0}, 0.5),
     "inf10w64": ({"worlds": 64, "inference": 10.0}, 0.5),
+    "plays3": ({"worlds": 32, "inference": 5.0, "plays": 0.3}, 0.5),
+    "plays3o8": ({"worlds": 32, "inference": 5.0, "plays": 0.3, "oversample": 8,
+                  "min_ess": 0.1}, 0.5),
+    "plays1o8": ({"worlds": 32, "inference": 5.0, "plays": 0.1, "oversample": 8,
+                  "min_ess": 0.1}, 0.5),
 }
 
 

@@ -47,6 +47,7 @@ from wizard.engine.rules import round_score
 from ..oi.agent import ProbabilityNet, trick_distributions
 from ..oi.batch import bid_features
 from ..oi.features import Situation
+from .plays import PlayInference
 from .worlds import played_by_seat
 
 #: the softmax temperature of a seat's bid, in round points (2–5 placed the hidden cards
@@ -147,6 +148,11 @@ class BidInference:
 
     def log_weights(self, observation: Observation, deals: Sequence[list[int]]) -> list[float]:
         """One tempered log weight per deal (a hand mask per seat); all 0 when no bid is seen."""
+        return temper(self.log_likelihoods(observation, deals), self.min_ess)
+
+    def log_likelihoods(self, observation: Observation,
+                        deals: Sequence[list[int]]) -> list[float]:
+        """One log likelihood of the visible bids per deal, not tempered."""
         bidders = _bidders(observation)
         if not bidders or not deals:
             return [0.0] * len(deals)
@@ -182,8 +188,27 @@ class BidInference:
             top = scores.max(axis=1, keepdims=True)
             log_z = top[:, 0] + np.log(np.exp(scores - top).sum(axis=1))
             total += scores[:, b.legal.index(b.bid)] - log_z
-        weights = [float(x) for x in total]
-        return temper(weights, self.min_ess)
+        return [float(x) for x in total]
 
 
-__all__ = ["BID_TEMPERATURE", "MIN_ESS", "BidInference", "effective_sample_size", "temper"]
+class Evidence:
+    """Log weights of candidate worlds from everything the other seats showed: their bids
+    (`BidInference`) and, with ``plays``, their card plays (`wizard.ai.search.plays`),
+    summed and tempered together (``min_ess``)."""
+
+    def __init__(self, bids: BidInference, plays: PlayInference | None = None,
+                 min_ess: float = MIN_ESS) -> None:
+        self.bids = bids
+        self.plays = plays
+        self.min_ess = min_ess
+
+    def log_weights(self, observation: Observation, deals: Sequence[list[int]]) -> list[float]:
+        total = self.bids.log_likelihoods(observation, deals)
+        if self.plays is not None:
+            total = [a + b for a, b in zip(
+                total, self.plays.log_likelihoods(observation, deals), strict=True)]
+        return temper(total, self.min_ess)
+
+
+__all__ = ["BID_TEMPERATURE", "MIN_ESS", "BidInference", "Evidence", "effective_sample_size",
+           "temper"]

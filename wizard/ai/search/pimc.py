@@ -52,7 +52,8 @@ from wizard.engine.rules import round_score
 from ..agents.base import Agent, require_turn
 from ..agents.heuristic import HeuristicAgent, expected_tricks
 from ..oi.agent import ProbabilityNet
-from .inference import BID_TEMPERATURE, BidInference
+from .inference import BID_TEMPERATURE, MIN_ESS, BidInference, Evidence
+from .plays import PlayInference
 from .rollout import finish_round, rollout_score
 from .worlds import sample_worlds
 
@@ -77,7 +78,11 @@ class Budget:
     weighted by how likely the other seats' visible bids are under OI's bidding
     at this softmax temperature in points (`wizard.ai.search.inference`; needs
     the OI network passed to `action_values`), chosen among ``worlds ×
-    oversample`` candidates; ``None``: uniform worlds. ``bid_spread``: the
+    oversample`` candidates; ``None``: uniform worlds. ``plays``: with
+    ``inference``, the other seats' card plays weigh the worlds too, under the
+    heuristic with this error share (`wizard.ai.search.plays`); ``min_ess``: the
+    weights are tempered to keep this share of the candidates as effective
+    samples (`wizard.ai.search.inference.temper`). ``bid_spread``: the
     older fit of the worlds to the heuristic's trick estimate (measured: no
     gain). Raises `ValueError` for fewer than one world, a negative window, or a
     spread, temperature or oversample that is not positive.
@@ -88,6 +93,8 @@ class Budget:
     bid_spread: float | None = None
     inference: float | None = None
     oversample: int = 4
+    plays: float | None = None
+    min_ess: float = MIN_ESS
 
     def __post_init__(self) -> None:
         if type(self.worlds) is not int or self.worlds < 1:
@@ -98,6 +105,10 @@ class Budget:
             raise ValueError(f"bid_spread must be > 0 or None, got {self.bid_spread!r}")
         if self.inference is not None and not self.inference > 0.0:
             raise ValueError(f"inference must be > 0 or None, got {self.inference!r}")
+        if self.plays is not None and not 0.0 < self.plays < 1.0:
+            raise ValueError(f"plays must be within (0, 1) or None, got {self.plays!r}")
+        if not 0.0 <= self.min_ess <= 1.0:
+            raise ValueError(f"min_ess must be within 0-1, got {self.min_ess!r}")
         if type(self.oversample) is not int or self.oversample < 1:
             raise ValueError(f"oversample must be an integer >= 1, got {self.oversample!r}")
 
@@ -132,7 +143,9 @@ def _worlds(observation: Observation, budget: Budget, seed: int, what: str,
     require_turn(observation)
     weigh = None
     if budget.inference is not None and bid_model is not None:
-        weigh = BidInference(bid_model, budget.inference).log_weights
+        plays = PlayInference(budget.plays) if budget.plays is not None else None
+        weigh = Evidence(BidInference(bid_model, budget.inference), plays,
+                         budget.min_ess).log_weights
     return sample_worlds(observation, budget.worlds, _rng(observation, seed, what),
                          bid_spread=budget.bid_spread, weigh=weigh,
                          oversample=budget.oversample)

@@ -90,12 +90,16 @@ def heuristic_trump(hand: int) -> int:
 def heuristic_card(core: GameCore) -> int:
     """`HeuristicAgent`'s card (an id) for the seat to move (phase playing)."""
     player = core.current
-    trump = core.trump_suit
-    lead = core.lead
-    trick = core.trick
+    return heuristic_choice(core.legal_mask() >> _PLAY_BASE, core.trick, core.trump_suit,
+                            core.lead, core.bids[player] - core.tricks[player], core.n)
+
+
+def heuristic_choice(legal: int, trick: list[int], trump: int, lead: int, needed: int,
+                     n: int) -> int:
+    """`HeuristicAgent`'s card among the ``legal`` card mask, with ``trick`` on the table
+    (its ``lead`` suit, -1 none), ``needed`` tricks still to take, ``n`` seats: the
+    rollout's choice and the play inference's model of a seat (`wizard.ai.search.plays`)."""
     position = len(trick)
-    needed = core.bids[player] - core.tricks[player]
-    legal = core.legal_mask() >> _PLAY_BASE
     strength = _STRENGTH[trump + 1][lead + 1 if 0 <= lead < 4 else 0]
     # what a new card must beat: the key of the best card so far (-1: nothing yet)
     wizard_played = False
@@ -150,7 +154,7 @@ def heuristic_card(core: GameCore) -> int:
             strong_lose, strong_lose_s = card, s
     if needed > 0:
         if strong_win >= 0:
-            return weak_win if position == core.n - 1 else strong_win
+            return weak_win if position == n - 1 else strong_win
         return weak_any
     return strong_lose if strong_lose >= 0 else weak_any
 
@@ -195,4 +199,4 @@ def rollout_score(core: GameCore, seat: int) -> tuple[int, int]:
 
 
 __all__ = ["closest_bid", "finish_round", "heuristic_action", "heuristic_bid", "heuristic_card",
-           "heuristic_trump", "rollout_score"]
+           "heuristic_choice", "heuristic_trump", "rollout_score"]
