@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from wizard.ai.analysis import AnalysisBudget, GameRecord, build_report
 from wizard.engine import GameOptions
 from wizard.server.ratings.api import LEADERBOARD_MAX, OFFSET_MAX
+from wizard.server.storage.analyses import AnalysisStore
 from wizard.server.storage.records import GameResult, StoredSeat, TableSettings
 
 from ..conftest import Harness, WsClient
@@ -97,6 +99,44 @@ def test_a_profile_has_the_rating_its_history_and_the_players_figures(
     assert by_name["player_id"] == ann.player_id
     bot = harness.client.get("/api/players/bot:master").json()
     assert bot["bot"] is True and bot["level"] == "master" and bot["wins"] == 3
+
+
+def seat_reports(losses: dict[int, tuple[float, float]]) -> list[dict[str, Any]]:
+    """Seat reports as the analysis builds them (`build_report`), from one bid and one card
+    per seat that lost (bidding, play) expected points."""
+    decisions = []
+    for seat, (bid_loss, play_loss) in losses.items():
+        decisions += [
+            {"seat": seat, "round": 1, "trick": 0, "kind": "bid", "played": 1, "master": 0,
+             "expected": 20.0 - bid_loss, "master_expected": 20.0, "loss": bid_loss,
+             "marker": None},
+            {"seat": seat, "round": 1, "trick": 1, "kind": "card", "played": 5, "master": 6,
+             "expected": 10.0 - play_loss, "master_expected": 10.0, "loss": play_loss,
+             "marker": None, "forced": False}]
+    record = GameRecord(len(losses), GameOptions(), 3, ())
+    seats: list[dict[str, Any]] = build_report(record, sorted(losses), decisions,
+                                               AnalysisBudget(worlds=2))["seats"]
+    return seats
+
+
+def test_the_profile_averages_the_points_lost_over_the_players_analysed_games(
+        harness: Harness) -> None:
+    ann = harness.player("Ann")
+    first = finish(harness, [ann, "easy", "hard"], [100, 20, 60])
+    second = finish(harness, ["medium", "easy", ann], [30, 20, 90])
+    finish(harness, [ann, "easy", "hard"], [10, 20, 60])  # never analysed: not counted
+    analyses = AnalysisStore(harness.server.store)  # as the analysis jobs store reports
+    # Ann's seat lost 1.5 + 2.25 in the first game and 0.75 + 1.0 in the second; the other
+    # seats lost more, so a report of the wrong seat would show
+    for game_id, losses in ((first, {0: (1.5, 2.25), 1: (9.0, 9.0), 2: (4.0, 4.0)}),
+                            (second, {0: (8.0, 8.0), 1: (6.0, 6.0), 2: (0.75, 1.0)})):
+        harness.client.portal.call(  # type: ignore[union-attr]
+            analyses.save, game_id, 2, seat_reports(losses))
+    profile = harness.client.get(f"/api/players/{ann.player_id}").json()
+    assert profile["games"] == 3 and profile["analysed_games"] == 2
+    assert profile["expected_points_lost"] == (3.75 + 1.75) / 2
+    easy = harness.client.get("/api/players/bot:easy").json()
+    assert easy["analysed_games"] == 2 and easy["expected_points_lost"] == (18.0 + 12.0) / 2
 
 
 def test_a_private_game_is_in_its_players_profile_for_them_only(harness: Harness) -> None:
