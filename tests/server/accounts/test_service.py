@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from structlog.testing import capture_logs
 
 from wizard.server.storage.accounts import AccountStore
 
@@ -189,6 +190,25 @@ def test_the_store_keeps_a_hash_not_the_password(harness: Harness) -> None:
         return await AccountStore(harness.server.store).by_name("ann")
 
     assert harness.client.portal.call(by_name).name == "Ann"  # type: ignore[union-attr]
+
+
+def test_no_password_is_ever_logged(harness: Harness, caplog: pytest.LogCaptureFixture
+                                    ) -> None:
+    wrong, new = "not my password 1", "my new password 2"
+    with capture_logs() as logs:
+        ann = claimed(harness)
+        assert post(harness, "/api/login", {"name": "Ann", "password": wrong})[0] == 401
+        assert post(harness, "/api/login", {"name": "Ann", "password": PASSWORD})[0] == 200
+        assert post(harness, "/api/password", {"password": wrong, "new_password": new},
+                    ann.token)[0] == 401
+        assert post(harness, "/api/password", {"password": PASSWORD, "new_password": new},
+                    ann.token)[0] == 200
+        assert post(harness, "/api/account", {"name": "Bo", "password": "x7!pw#q"},
+                    harness.player("Bo").token)[0] == 400
+    assert {"account_claimed", "account_login"} <= {event["event"] for event in logs}
+    written = repr(logs) + caplog.text
+    for password in (PASSWORD, wrong, new, "x7!pw#q"):
+        assert password not in written
 
 
 def test_attempts_are_limited_per_address_and_per_name(
