@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from .conftest import Pages
 from .helpers import Server, play_bots, play_until
@@ -57,6 +57,25 @@ def test_the_table_shows_each_seats_rating_beside_the_name(rated: Page) -> None:
     expect(rated.locator("#rating-change")).to_have_text(re.compile(rf"Your rating: {after} → \d+"))
 
 
+def page_to(board: Locator, row: Locator) -> int:
+    """Page the leaderboard forward until ``row`` is on it (the shared server may have
+    rated many players); returns the pages turned."""
+    pages = 0
+    while not row.count() and board.locator("#lb-next").is_enabled() and pages < 20:
+        shown = board.locator("#lb-range").inner_text()
+        board.locator("#lb-next").click()
+        expect(board.locator("#lb-range")).not_to_have_text(shown)
+        pages += 1
+    return pages
+
+
+def page_back(board: Locator, pages: int) -> None:
+    for _ in range(pages):
+        shown = board.locator("#lb-range").inner_text()
+        board.locator("#lb-prev").click()
+        expect(board.locator("#lb-range")).not_to_have_text(shown)
+
+
 def test_the_leaderboard_lists_the_player_with_provisional_ratings_shown(rated: Page) -> None:
     me = my_id(rated)
     rated.goto("/#/")
@@ -70,22 +89,17 @@ def test_the_leaderboard_lists_the_player_with_provisional_ratings_shown(rated: 
     expect(board.locator(f"tr[data-player='{me}']")).to_have_count(0)
     rated.check("#lb-provisional")
     row = board.locator(f"tr[data-player='{me}']")
+    pages = page_to(board, row)
     expect(row).to_be_visible()
     expect(row.locator(".lb-rating")).to_have_text(RATING)
     expect(row).to_contain_text("provisional")
+    page_back(board, pages)
     bot = board.locator("tr[data-player='bot:easy']")
-    pages = 0  # the shared server may have rated many players: easy's row can be a page on
-    while not bot.count() and board.locator("#lb-next").is_enabled() and pages < 20:
-        shown = board.locator("#lb-range").inner_text()
-        board.locator("#lb-next").click()
-        expect(board.locator("#lb-range")).not_to_have_text(shown)
-        pages += 1
+    pages = page_to(board, bot)
     expect(bot).to_have_class(re.compile("landmark"))
     expect(bot.locator(".tag-bot")).to_have_text("bot")
-    for _ in range(pages):
-        shown = board.locator("#lb-range").inner_text()
-        board.locator("#lb-prev").click()
-        expect(board.locator("#lb-range")).not_to_have_text(shown)
+    page_back(board, pages)
+    page_to(board, row)
     row.get_by_role("link", name="Rhea").click()
     rated.wait_for_url(re.compile(rf"#/player/{re.escape(me)}$"))
     expect(rated.locator("#profile-title")).to_contain_text("Rhea")
