@@ -4,7 +4,9 @@
 - `worlds`: deals of the hidden cards consistent with what a seat knows;
 - `rollout`: the rest of a round played out fast on `wizard.engine.GameCore`;
 - `prior`: OI's values, blended with the searched ones for the master;
-- `inference`: worlds weighted by how well they explain the other seats' bids.
+- `inference`: worlds weighted by how well they explain the other seats' bids
+  (and, with `Evidence`, their card plays: `plays`);
+- `plays`: the likelihood of the other seats' card plays under the heuristic.
 """
 
 from __future__ import annotations
