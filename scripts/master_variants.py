@@ -18,6 +18,7 @@ import time
 from dataclasses import asdict
 from typing import Any
 
+from wizard.ai.evaluate import evaluate
 from wizard.ai.levels.calibrate import calibrate_pair
 from wizard.ai.registry import register_agent
 from wizard.ai.search import Budget, SearchAgent
@@ -62,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", required=True, help=f"comma-separated: {', '.join(VARIANTS)}")
     parser.add_argument("--against", default="search-v1")
+    parser.add_argument("--table", default=None,
+                        help="instead of head to head: the variant at a table of these agents, "
+                             "e.g. heuristic,heuristic,heuristic (wizard evaluate's statistics)")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--jobs", type=int, default=1)
@@ -70,6 +74,19 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.variants.split(","):
         agent = register(name)
         start = time.monotonic()
+        if args.table:
+            table = evaluate([agent, *args.table.split(",")], args.games, seed=args.seed,
+                             jobs=args.jobs)
+            others = table.agents[1:]
+            line = json.dumps({"variant": name, "budget": VARIANTS[name][0],
+                               "prior_weight": VARIANTS[name][1], "table": args.table,
+                               "games": table.games, "seed": args.seed,
+                               "lead": round(table.agents[0].mean
+                                             - sum(a.mean for a in others) / len(others), 1),
+                               "agents": table.to_dict()["agents"],
+                               "wall_s": round(time.monotonic() - start)})
+            emit(line, args.out)
+            continue
         result = calibrate_pair(agent, args.against, args.games, args.seed, args.jobs)
         line = json.dumps({"variant": name, "budget": VARIANTS[name][0],
                            "prior_weight": VARIANTS[name][1], "against": args.against,
@@ -78,12 +95,16 @@ def main(argv: list[str] | None = None) -> int:
                            "lower": asdict(result.lower_score),
                            "ms": [round(result.upper_ms, 2), round(result.lower_ms, 2)],
                            "wall_s": round(time.monotonic() - start)})
-        if args.out == "-":
-            print(line, flush=True)
-        else:
-            with open(args.out, "a") as out:
-                out.write(line + "\n")
+        emit(line, args.out)
     return 0
+
+
+def emit(line: str, out: str) -> None:
+    if out == "-":
+        print(line, flush=True)
+    else:
+        with open(out, "a") as stream:
+            stream.write(line + "\n")
 
 
 if __name__ == "__main__":
