@@ -12,8 +12,9 @@ time). Rows:
 - ``bot:easy`` / ``bot:medium``: the levels at the top of their range;
 - ``bot:hard``: without ``models/default.onnx``, a small search (strength 80);
 - ``search top``: master at strength 100 (its top budget, 32 worlds), no
-  random moves; ``search v1`` the same for a version-1 master bot (uniform
-  worlds, no inference), the reference for master v2's cost;
+  random moves; ``search v2`` and ``search v1`` the same for a version-2 master
+  bot (worlds weighted by the bids only) and a version-1 one (uniform worlds),
+  the references for the inference's cost;
 - ``rollouts/s``: rounds finished by the heuristic rollout per CPU second.
 
 Targets (issue 12): master p99 < 500 ms, p50 < 60 ms; easy/medium < 5 ms.
@@ -105,6 +106,7 @@ def main() -> None:
         ("bot:medium", level_brain("medium", 55)),
         ("bot:hard", level_brain("hard", 80)),
         ("search top", level_brain("master", 100)),
+        ("search v2", level_brain("master", 100, version=2)),
         ("search v1", level_brain("master", 100, version=1)),
     ]
     print(f"{'brain':<12}{'bid p50':>9}{'bid p99':>9}{'card p50':>10}{'card p99':>10}"

@@ -15,7 +15,7 @@ from .agents import Agent, HeuristicAgent, ModelAgent, RandomAgent
 from .levels.agent import LevelAgent
 from .oi import make_oi_agent
 from .policy import OnnxPolicy, models_dir
-from .search import DEFAULT_BUDGET, PRIOR_WEIGHT, Budget, SearchAgent
+from .search import DEFAULT_BUDGET, PRIOR_WEIGHT, Budget, SearchAgent, master_budget
 from .search.prior import master_prior
 
 AgentFactory = Callable[..., Agent]
@@ -60,6 +60,16 @@ def _make_search_v1(seed: int | None = None, **_: object) -> Agent:
     return agent
 
 
+def _make_search_v2(seed: int | None = None, **_: object) -> Agent:
+    """The master of version 2 (worlds weighted by the bids only), kept to measure against."""
+    prior = master_prior()
+    agent = SearchAgent(master_budget(32, 2), seed=seed, prior=prior,
+                        prior_weight=SEARCH_V1_PRIOR_WEIGHT,
+                        bid_model=prior.overall if prior else None)
+    agent.name = "search-v2"
+    return agent
+
+
 def _make_level(level: str) -> AgentFactory:
     def factory(seed: int | None = None, **_: object) -> Agent:
         # a level's brain may be any registered agent (`wizard.ai.levels.settings.BRAINS`)
@@ -78,6 +88,7 @@ _REGISTRY: dict[str, AgentFactory] = {
     "model": _make_model,
     "search": _make_search,
     "search-v1": _make_search_v1,
+    "search-v2": _make_search_v2,
     **{f"bot:{level}": _make_level(level) for level in ("easy", "medium", "hard", "master")},
     "oi": _make_oi,
 }
@@ -95,9 +106,10 @@ def agent_names() -> list[str]:
 def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
     """Build an agent by name: random, heuristic, model, oi, search, ``bot:<level>``.
 
-    ``search`` is the determinized search bot, master v2 (its worlds weighted by
-    the other seats' bids; ``search-v1``: uniform worlds, the master before v2,
-    kept to measure against) (options ``worlds``,
+    ``search`` is the determinized search bot, master v3 (its worlds weighted by
+    the other seats' bids and card plays; ``search-v1``: uniform worlds, and
+    ``search-v2``: weighted by the bids only, the masters before, kept to measure
+    against) (options ``worlds``,
     default 32, and ``prior_weight``, default 0.5: its values averaged with
     OI's, `wizard.ai.search.prior`; 0 or missing OI networks: the plain search);
     ``bot:easy`` … ``bot:master`` play a bot level as the server does (a

@@ -76,16 +76,18 @@ def test_the_same_seed_gives_the_same_values_and_a_bad_budget_is_refused() -> No
 
 def test_a_master_bot_plays_with_the_worlds_of_its_version() -> None:
     # version 1 (stored before inference) searches uniform worlds, as search-v1 does;
-    # version 2 weighs them by the bids: its values differ once bids are seen
+    # version 2 weighs them by the bids: its values differ once bids are seen; version 3
+    # by the plays too: its values differ once cards are played
     from wizard.ai.levels import BotLevel, BotSettings, LevelAgent
     from wizard.ai.search import master_budget
     from wizard.ai.search.prior import blended_values, master_prior
 
     assert master_budget(32, 1).inference is None
-    assert master_budget(32, 2).inference is not None
+    assert master_budget(32, 2).inference is not None and master_budget(32, 2).plays is None
+    assert master_budget(32, 3).plays is not None
     prior = master_prior()
     assert prior is not None
-    differ = seen = 0
+    differ = seen = played = differ_plays = 0
     for seed in range(10):
         game = random_position(seed, 4, 30 + seed, GameOptions())
         me = game.current_player
@@ -99,8 +101,19 @@ def test_a_master_bot_plays_with_the_worlds_of_its_version() -> None:
             differ += old != new
         else:
             assert old == new  # no bid seen: nothing to weigh by
-        for version in (1, 2):
+        for version in (1, 2, 3):
             bot = BotSettings(BotLevel.MASTER, 100, seed=seed, version=version)
             action, _ = LevelAgent("master").act_as_bot(obs, bot, 0)
             assert action == LevelAgent("master").act_as_bot(obs, bot, 0)[0]
     assert seen >= 4 and differ >= seen - 1
+    for seed in range(10):  # later in the game, with cards played: version 3 reads them
+        game = random_position(seed, 4, 60 + 7 * seed, GameOptions())
+        me = game.current_player
+        if me is None or len(game.legal_actions()) < 2:
+            continue
+        obs = game.observation(me)
+        if obs.phase.value == "playing" and len(obs.played_cards) > len(obs.current_trick):
+            played += 1
+            differ_plays += (blended_values(obs, master_budget(8, 2), seed, prior)
+                             != blended_values(obs, master_budget(8, 3), seed, prior))
+    assert played >= 3 and differ_plays >= played - 1

@@ -54,10 +54,11 @@ BRAINS: dict[BotLevel, str] = {
 
 
 #: The bots' version, stored with every bot seat: 1 — master searched uniform worlds;
-#: 2 — master's worlds are weighted by the other seats' bids (`wizard.ai.search.inference`).
+#: 2 — master's worlds are weighted by the other seats' bids (`wizard.ai.search.inference`);
+#: 3 — and by their card plays (`wizard.ai.search.plays`).
 #: A stored bot keeps its version (one stored without one is 1), so a game restored after
 #: an upgrade goes on with the bots it started with, move for move.
-BOT_VERSION = 2
+BOT_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)

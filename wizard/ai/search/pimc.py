@@ -53,7 +53,7 @@ from ..agents.base import Agent, require_turn
 from ..agents.heuristic import HeuristicAgent, expected_tricks
 from ..oi.agent import ProbabilityNet
 from .inference import BID_TEMPERATURE, MIN_ESS, BidInference, Evidence
-from .plays import PlayInference
+from .plays import PLAY_ERROR, PlayInference
 from .rollout import finish_round, rollout_score
 from .worlds import sample_worlds
 
@@ -113,14 +113,21 @@ class Budget:
             raise ValueError(f"oversample must be an integer >= 1, got {self.oversample!r}")
 
 
-#: the master's search: 32 worlds weighted by the other seats' bids (inference, τ 5 points)
-DEFAULT_BUDGET = Budget(inference=BID_TEMPERATURE)
-
-
 def master_budget(worlds: int, version: int) -> Budget:
     """The master bot's budget at ``worlds`` for a bot of ``version`` (`BotSettings.version`):
-    1 searched uniform worlds, 2 and later weigh them by the bids."""
-    return Budget(worlds=worlds, inference=BID_TEMPERATURE if version >= 2 else None)
+    1 searched uniform worlds; 2 weighs them by the bids (τ 5 points); 3 and later by the
+    bids and the card plays (error 0.3), chosen among 8 candidates a world, tempered to
+    keep a tenth of them effective (docs/measurements/ai.md#play-inference)."""
+    if version <= 1:
+        return Budget(worlds=worlds)
+    if version == 2:
+        return Budget(worlds=worlds, inference=BID_TEMPERATURE)
+    return Budget(worlds=worlds, inference=BID_TEMPERATURE, plays=PLAY_ERROR, oversample=8,
+                  min_ess=0.1)
+
+
+#: the master's search: 32 worlds weighted by the other seats' bids and plays (version 3)
+DEFAULT_BUDGET = master_budget(32, 3)
 
 
 @dataclass(frozen=True, slots=True)
