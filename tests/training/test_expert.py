@@ -11,8 +11,10 @@ import pytest
 pytest.importorskip("torch", reason="the train extra (torch) is not installed")
 
 from wizard.__main__ import main
+from wizard.ai.policy import OnnxPolicy
 from wizard.training.imitate import ImitationConfig, train_imitation
-from wizard.training.policy import NetPolicy, load_checkpoint
+from wizard.training.policy import CheckpointError, NetPolicy, load_checkpoint
+from wizard.training.runs import load_init
 from wizard.training.teacher import TeacherConfig, play_teacher_games
 
 
@@ -62,3 +64,36 @@ def test_a_run_labelled_by_the_master_starts_from_a_checkpoint_and_says_so(
     assert isinstance(policy, NetPolicy) and policy.net.hidden == (16,)
     assert main(["train", "imitate", "--out", str(tmp_path / "bad"), "--games", "2",
                  "--labeller", "heuristic", "--eval-games", "4", "--quiet"]) == 2
+
+
+def test_a_run_starts_from_an_exported_policy_file_with_its_weights_and_history(
+        tmp_path: Path) -> None:
+    shipped = Path("models/default.onnx")
+    policy, history = load_init(shipped)
+    assert isinstance(policy, NetPolicy)
+    card = json.loads(shipped.with_suffix(".json").read_text())
+    assert history[:-1] == card["training"] and history[-1]["file"] == str(shipped)
+    rows = play_teacher_games(TeacherConfig("heuristic"), 1, seed=5)
+    features = rows["features"].astype(np.float32)
+    served = OnnxPolicy(shipped).session.run(None, {"features": features, "mask": rows["masks"]})
+    for ours, theirs in zip(policy.net.outputs(features, rows["masks"]), served, strict=True):
+        assert np.abs(ours - theirs).max() < 1e-4  # the same network, now trainable
+
+    out = tmp_path / "warm"
+    assert main(["train", "imitate", "--out", str(out), "--games", "2", "--teacher", "oi",
+                 "--labeller", "oi", "--init", str(shipped), "--eval-every", "100",
+                 "--eval-games", "4", "--quiet"]) == 0
+    stages = json.loads((out / "checkpoint" / "policy.json").read_text())["meta"]["training"]
+    assert [s["stage"] for s in stages][-2:] == ["exported", "imitate"]
+
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a model")
+    with pytest.raises(CheckpointError, match=r"broken\.onnx"):
+        load_init(broken)
+    other = tmp_path / "old.onnx"
+    other.write_bytes(shipped.read_bytes())
+    other.with_suffix(".json").write_text(json.dumps({"encoding_version": 0}))
+    with pytest.raises(CheckpointError, match="encoding version 0"):
+        load_init(other)
+    assert main(["train", "imitate", "--out", str(tmp_path / "bad"), "--games", "2",
+                 "--init", str(broken), "--eval-games", "4", "--quiet"]) == 2

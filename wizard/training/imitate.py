@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from .policy import NetPolicy, load_checkpoint, read_checkpoint
+from .policy import NetPolicy
 from .progress import append_metrics, evaluate_against_heuristics, plot_learning_curve
-from .runs import history_of, open_run, save_run
+from .runs import load_init, open_run, save_run
 from .teacher import ROW_KEYS, Rows, TeacherConfig, iter_teacher_chunks
 
 
@@ -92,8 +92,7 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
     run = open_run(out, resume=resume)
     checkpoint, done = run.checkpoint, run.done
     if run.policy is None and init is not None:
-        run.history = history_of(read_checkpoint(init))
-        loaded = load_checkpoint(init)
+        loaded, run.history = load_init(init)
         if not isinstance(loaded, NetPolicy):
             raise ValueError(f"imitation trains a NetPolicy, not {loaded.type_name}")
         policy = loaded

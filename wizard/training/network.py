@@ -60,6 +60,21 @@ class PolicyNet(nn.Module):
         return (torch.softmax(policy, -1).numpy(), torch.softmax(tricks, -1).numpy(),
                 value[:, None].numpy())
 
+    @classmethod
+    def from_weights(cls, weights: MlpWeights) -> PolicyNet:
+        """A net holding ``weights`` (as `to_weights` gives them, or `weights_from_onnx`)."""
+        net = cls(tuple(w.shape[1] for w, _ in weights.trunk))
+        layers = [*net.trunk, net.policy_head, net.tricks_head, net.value_head]
+        pairs = [*weights.trunk, weights.policy, weights.tricks, weights.value]
+        with torch.no_grad():
+            for layer, (weight, bias) in zip(layers, pairs, strict=True):
+                if layer.weight.shape != (weight.shape[1], weight.shape[0]):
+                    raise ValueError(f"a layer of {tuple(weight.shape)} does not fit "
+                                     f"{tuple(layer.weight.shape[::-1])}")
+                layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(weight.T)))
+                layer.bias.copy_(torch.from_numpy(bias))
+        return net
+
     def to_weights(self) -> MlpWeights:
         """The weights in the ``(in, out)`` layout `onnx_graphs.mlp_policy` takes."""
 

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import onnx
+from google.protobuf.message import DecodeError
 from onnx import TensorProto, helper, numpy_helper
 
 from wizard.ai.encoding import BLOCKS, ENCODING_VERSION, FEATURE_SIZE, ActionSpace
@@ -132,6 +133,33 @@ def mlp_policy(weights: MlpWeights, *, name: str = "mlp_policy") -> onnx.ModelPr
     model.ir_version = 8  # readable by every onnxruntime >= 1.14
     onnx.checker.check_model(model)
     return model
+
+
+def weights_from_onnx(path: Path) -> MlpWeights:
+    """The weights of a policy file written by `mlp_policy`: the inverse of the graph.
+
+    Raises `ValueError` for a file that cannot be read or is not such a graph.
+    """
+    try:
+        model = onnx.load(str(path))
+    except (OSError, DecodeError) as exc:
+        raise ValueError(f"cannot read {path} as ONNX: {exc}") from exc
+    arrays = {t.name: numpy_helper.to_array(t).astype(np.float32)
+              for t in model.graph.initializer}
+
+    def layer(tag: str) -> tuple[Array, Array]:
+        if f"{tag}_w" not in arrays or f"{tag}_b" not in arrays:
+            raise ValueError(f"{path} is not an MLP policy graph: it has no layer {tag!r}")
+        return arrays[f"{tag}_w"], arrays[f"{tag}_b"]
+
+    trunk = []
+    for index in itertools.count():
+        if f"trunk{index}_w" not in arrays:
+            break
+        trunk.append(layer(f"trunk{index}"))
+    if not trunk:
+        raise ValueError(f"{path} is not an MLP policy graph: it has no trunk layer")
+    return MlpWeights(trunk, layer("policy"), layer("tricks"), layer("value"))
 
 
 def random_mlp_policy(

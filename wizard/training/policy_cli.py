@@ -55,7 +55,8 @@ def register(trainers: Any) -> None:
     imitate.add_argument("--soft-temperature", type=float, default=5.0,
                          help="of the labeller's soft targets, in round points")
     imitate.add_argument("--init", type=Path, default=None,
-                         help="checkpoint to start from (default: a fresh net)")
+                         help="checkpoint or exported policy (.onnx, e.g. models/default.onnx) "
+                              "to start from (default: a fresh net)")
     imitate.set_defaults(handler=run_imitate)
 
     ppo = trainers.add_parser(
@@ -66,7 +67,8 @@ def register(trainers: Any) -> None:
     _common(ppo, "processes of the periodic evaluation (self-play steps its games together "
                  "in one process, one batched forward pass per step)")
     ppo.add_argument("--init", type=Path, default=None,
-                     help="checkpoint to start from (e.g. the imitation run's checkpoint)")
+                     help="checkpoint (e.g. the imitation run's) or exported policy (.onnx) "
+                          "to start from")
     ppo.add_argument("--envs", type=int, default=64, help="games stepped together")
     ppo.add_argument("--rollout", type=int, default=64, help="decisions per game per update")
     ppo.add_argument("--epochs", type=int, default=3, help="PPO epochs per rollout")

@@ -34,9 +34,9 @@ from wizard.ai.policy import with_bid
 from wizard.engine import action_index
 
 from .env import VectorWizardEnv
-from .policy import NetPolicy, load_checkpoint, read_checkpoint
+from .policy import NetPolicy
 from .progress import append_metrics, evaluate_against_heuristics, plot_learning_curve
-from .runs import history_of, open_run, save_run
+from .runs import load_init, open_run, save_run
 
 LEARNER, PAST, HEURISTIC = 0, 1, 2
 
@@ -159,8 +159,7 @@ def train_ppo(out: Path, config: PpoConfig, *, init: Path | None = None, resume:
             return checkpoint
         loaded = run.policy
     elif init is not None:
-        run.history = history_of(read_checkpoint(init))
-        loaded = load_checkpoint(init)
+        loaded, run.history = load_init(init)
     else:
         loaded = NetPolicy(seed=config.seed)
     if not isinstance(loaded, NetPolicy):

@@ -8,6 +8,7 @@ the last checkpoint stood and its history shows each session.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,18 @@ from typing import Any
 
 import torch
 
-from .policy import Policy, load_checkpoint, read_checkpoint, save_checkpoint
+from wizard.ai.encoding import ENCODING_VERSION
+
+from .network import PolicyNet
+from .onnx_graphs import weights_from_onnx
+from .policy import (
+    CheckpointError,
+    NetPolicy,
+    Policy,
+    load_checkpoint,
+    read_checkpoint,
+    save_checkpoint,
+)
 
 CHECKPOINT_DIR = "checkpoint"
 
@@ -57,6 +69,36 @@ def history_of(record: dict[str, Any]) -> list[dict[str, Any]]:
     return list(record["meta"].get("training", []))
 
 
+def load_init(path: Path) -> tuple[Policy, list[dict[str, Any]]]:
+    """What a stage starts from, with the sessions that trained it: a checkpoint directory,
+    or an exported policy file (``.onnx``, e.g. the shipped ``models/default.onnx``), whose
+    weights fill a fresh `NetPolicy` (a new optimiser) and whose model card's ``training``
+    carries over. Raises `CheckpointError` when neither is usable.
+    """
+    path = Path(path)
+    if not (path.is_file() and path.suffix == ".onnx"):
+        return load_checkpoint(path), history_of(read_checkpoint(path))
+    card_path = path.with_suffix(".json")
+    card: dict[str, Any] = {}
+    if card_path.is_file():
+        try:
+            card = json.loads(card_path.read_text())
+        except ValueError as exc:
+            raise CheckpointError(f"cannot read the model card {card_path}: {exc}") from exc
+    if card.get("encoding_version", ENCODING_VERSION) != ENCODING_VERSION:
+        raise CheckpointError(f"{path} was trained with encoding version "
+                              f"{card['encoding_version']}, this build encodes "
+                              f"version {ENCODING_VERSION}")
+    try:
+        net = PolicyNet.from_weights(weights_from_onnx(path))
+    except ValueError as exc:
+        raise CheckpointError(f"cannot start from {path}: {exc}") from exc
+    policy = NetPolicy(hidden=net.hidden)
+    policy.net.load_state_dict(net.state_dict())
+    history = [entry for entry in card.get("training", []) if isinstance(entry, dict)]
+    return policy, [*history, {"stage": "exported", "file": str(path)}]
+
+
 def save_run(policy: Policy, run: Run, games: int, session: dict[str, Any], started: float,
              evaluation: dict[str, Any]) -> None:
     """Checkpoint ``policy`` after ``games``, with this session (since ``started``) listed."""
@@ -65,4 +107,4 @@ def save_run(policy: Policy, run: Run, games: int, session: dict[str, Any], star
                                              "evaluation": evaluation})
 
 
-__all__ = ["CHECKPOINT_DIR", "Run", "history_of", "open_run", "save_run"]
+__all__ = ["CHECKPOINT_DIR", "Run", "history_of", "load_init", "open_run", "save_run"]
