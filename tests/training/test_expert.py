@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -97,3 +98,37 @@ def test_a_run_starts_from_an_exported_policy_file_with_its_weights_and_history(
         load_init(other)
     assert main(["train", "imitate", "--out", str(tmp_path / "bad"), "--games", "2",
                  "--init", str(broken), "--eval-games", "4", "--quiet"]) == 2
+
+
+def test_the_learner_at_the_table_plays_its_own_moves_and_only_its_seats_become_rows() -> None:
+    shipped = Path("models/default.onnx")
+    config = TeacherConfig("oi", labeller="oi", keep_plays=1.0, explore_bids=0.0,
+                           learner_seats=0.25, opponents=("heuristic",))
+    rows = play_teacher_games(config, 3, seed=6, learner=shipped)
+    policy, _ = load_init(shipped)
+    cards = rows["imitate"]
+    features = rows["features"][cards].astype(np.float32)
+    probs, _, _ = policy.net.outputs(features, rows["masks"][cards])
+    # every kept card is the learner's own choice, not the labeller's best
+    assert (probs.argmax(1) == rows["actions"][cards]).mean() > 0.99
+    targets = rows["targets"].astype(np.float32)[cards]
+    assert (targets.argmax(1) != rows["actions"][cards]).any()  # the labels disagree at times
+    teacher_rows = play_teacher_games(dataclasses.replace(config, learner_seats=0.0), 3, seed=6)
+    assert len(rows["actions"]) < len(teacher_rows["actions"]) / 2  # a seat or two of each game
+    choices = play_teacher_games(dataclasses.replace(config, labeller=None), 2, seed=7,
+                                 learner=shipped)
+    picked = choices["targets"].astype(np.float32)[choices["imitate"]]
+    assert ((picked > 0).sum(1) == 1).all()  # without a labeller: the teacher's choice, one-hot
+    assert (picked.argmax(1) != choices["actions"][choices["imitate"]]).any()
+
+
+def test_a_run_with_the_learner_at_the_table_trains_on_its_own_games(tmp_path: Path) -> None:
+    out = tmp_path / "dagger"
+    assert main(["train", "imitate", "--out", str(out), "--games", "4", "--teacher", "oi",
+                 "--labeller", "oi", "--learner-seats", "0.5", "--opponents", "heuristic,oi",
+                 "--init", "models/default.onnx", "--eval-every", "100", "--eval-games", "4",
+                 "--workers", "2", "--quiet"]) == 0
+    record = json.loads((out / "checkpoint" / "policy.json").read_text())
+    config = record["meta"]["training"][-1]["config"]
+    assert config["learner_seats"] == 0.5 and config["opponents"] == ["heuristic", "oi"]
+    assert record["meta"]["games"] == 4

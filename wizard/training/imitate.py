@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from .export import write_temp_policy
 from .policy import NetPolicy
 from .progress import append_metrics, evaluate_against_heuristics, plot_learning_curve
 from .runs import load_init, open_run, save_run
@@ -45,6 +46,8 @@ class ImitationConfig:
     seed: int = 1
     labeller: str | None = None
     soft_temperature: float = 5.0
+    learner_seats: float = 0.0  # > 0: the net plays that share of the seats (teacher.py)
+    opponents: tuple[str, ...] = ()
 
 
 class ReplayBuffer:
@@ -79,6 +82,22 @@ class ReplayBuffer:
         return batch
 
 
+class LearnerFiles:
+    """The net as it stands, written as ``directory/learner-N.onnx`` for each chunk that
+    it plays; the files of chunks long done are removed."""
+
+    def __init__(self, directory: Path, policy: NetPolicy, keep: int) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.directory, self.policy, self.keep = directory, policy, keep
+        self.count = 0
+
+    def __call__(self) -> Path:
+        self.count += 1
+        stale = self.directory / f"learner-{self.count - self.keep - 1}.onnx"
+        stale.unlink(missing_ok=True)
+        return write_temp_policy(self.policy, self.directory, f"learner-{self.count}")
+
+
 def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
                     command: str = "", progress: bool = True, init: Path | None = None) -> Path:
     """Run stage (a) into ``out``, from ``init`` (a checkpoint) or a fresh net; returns the
@@ -105,7 +124,10 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
         assert isinstance(run.policy, NetPolicy)
         policy = run.policy
     teacher = TeacherConfig(config.teacher, config.explore_bids, config.keep_plays,
-                            labeller=config.labeller, soft_temperature=config.soft_temperature)
+                            labeller=config.labeller, soft_temperature=config.soft_temperature,
+                            learner_seats=config.learner_seats, opponents=config.opponents)
+    learner = LearnerFiles(out / "learner", policy, keep=config.workers + 1) \
+        if config.learner_seats > 0 else None
     buffer = ReplayBuffer(config.buffer_rows)
     rng = np.random.default_rng(config.seed + done)
     started = time.time()
@@ -116,7 +138,7 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
                file=sys.stderr, dynamic_ncols=True)
     remaining = config.games - done
     chunks = iter_teacher_chunks(teacher, max(0, remaining), config.seed + done,
-                                 workers=config.workers, chunk=config.chunk)
+                                 workers=config.workers, chunk=config.chunk, learner=learner)
     last_eval = done // config.eval_every
     last_checkpoint = done // config.checkpoint_every
     for played, rows in chunks:

@@ -54,6 +54,12 @@ def register(trainers: Any) -> None:
                               "kept card decisions as soft targets, and whose choice is played")
     imitate.add_argument("--soft-temperature", type=float, default=5.0,
                          help="of the labeller's soft targets, in round points")
+    imitate.add_argument("--learner-seats", type=float, default=0.0,
+                         help="expert iteration with the net at the table: the share of seats "
+                              "it plays (at least one), its decisions labelled by --labeller")
+    imitate.add_argument("--opponents", type=lambda text: tuple(text.split(",")), default=(),
+                         help="agents of the learner's other seats, comma-separated "
+                              "(default: the teacher)")
     imitate.add_argument("--init", type=Path, default=None,
                          help="checkpoint or exported policy (.onnx, e.g. models/default.onnx) "
                               "to start from (default: a fresh net)")
@@ -104,7 +110,8 @@ def run_imitate(args: argparse.Namespace) -> int:
         lr=args.lr if args.lr is not None else 1e-3, batch=args.batch, epochs=args.epochs,
         explore_bids=args.explore_bids, keep_plays=args.keep_plays,
         eval_every=args.eval_every, eval_games=args.eval_games, workers=args.workers,
-        seed=args.seed, labeller=args.labeller, soft_temperature=args.soft_temperature)
+        seed=args.seed, labeller=args.labeller, soft_temperature=args.soft_temperature,
+        learner_seats=args.learner_seats, opponents=args.opponents)
     return _run("imitate", lambda: train_imitation(
         args.out, config, resume=args.resume, command=command_line("wizard train imitate"),
         progress=not args.quiet, init=args.init))

@@ -18,16 +18,30 @@ Rows (numpy arrays, one per kept decision):
 - ``tricks`` int8 — tricks the seat ends the round with; ``returns`` float32 —
   its score change of the round / 100.
 
+**The learner at the table** (``learner_seats`` > 0: expert iteration proper,
+DAgger's way). A share of the seats (at least one) is played by the net being
+trained, exported for the chunk (``learner``, an ONNX file); the other seats are
+drawn from ``opponents``. Only the learner's decisions become rows: it plays its own
+cards and bids (bids explored as above); its card decisions are labelled by the
+teacher's choice in its place (one-hot), or with a ``labeller`` by its values (soft
+targets); and the tricks head learns what the learner's own play made of each bid
+against those opponents. Without this, a net that imitates a
+stronger player's cards but cannot yet play as well learns that player's trick
+counts and overbids.
+
 Games are split into chunks played by ``workers`` processes; each chunk has its
-own seed, so the rows do not depend on ``workers``.
+own seed, so the teacher's rows do not depend on ``workers`` (the learner's do: a
+chunk is played by the net as it stood when the chunk started).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol, cast
 
 import numpy as np
@@ -50,6 +64,8 @@ class TeacherConfig:
     option_games: float = 0.4  # share of games with random rule options (else the defaults)
     labeller: str | None = None  # an agent with `action_scores` (search, oi): soft targets
     soft_temperature: float = 5.0  # points
+    learner_seats: float = 0.0  # share of the seats the learner plays (0: the teacher's games)
+    opponents: tuple[str, ...] = ()  # agents of the learner's other seats (default: teacher)
 
 
 class Labeller(Protocol):
@@ -80,8 +96,19 @@ def random_options(rng: random.Random, share: float) -> GameOptions:
                        wizard_trump_dealer_chooses=rng.random() < 0.5)
 
 
-def play_teacher_games(config: TeacherConfig, games: int, seed: int) -> Rows:
-    """Play ``games`` games with the teacher at every seat; their kept rows (see the module)."""
+def _seats(rng: random.Random, players: int, share: float) -> list[bool]:
+    """Which seats the learner plays: each with chance ``share``, at least one."""
+    seats = [rng.random() < share for _ in range(players)]
+    if not any(seats):
+        seats[rng.randrange(players)] = True
+    return seats
+
+
+def play_teacher_games(config: TeacherConfig, games: int, seed: int,
+                       learner: Path | None = None) -> Rows:
+    """Play ``games`` games with the teacher at every seat, or the ``learner`` (an ONNX
+    policy file) at some seats with ``config.learner_seats``; their kept rows (see the
+    module). Raises `ValueError` for a labeller without values."""
     rng = random.Random(f"teacher:{seed}")
     agent = make_agent(config.teacher, seed=seed)
     labeller: Labeller | None = None
@@ -89,6 +116,10 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int) -> Rows:
         labeller = cast(Labeller, make_agent(config.labeller, seed=seed))
         if not hasattr(labeller, "action_scores"):
             raise ValueError(f"{config.labeller!r} gives no action_scores to label with")
+    playing = learner is not None and config.learner_seats > 0
+    model = make_agent("model", seed=seed, model_path=learner) if playing else agent
+    others = {name: make_agent(name, seed=seed) for name in config.opponents or
+              (config.teacher,)}
     out: dict[str, list[object]] = {key: [] for key in ROW_KEYS}
     buffer = np.zeros(FEATURE_SIZE, np.float32)
     for _ in range(games):
@@ -96,30 +127,38 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int) -> Rows:
         game = WizardGame(players, random_options(rng, config.option_games),
                           seed=rng.getrandbits(63))
         agent.reset(rng.getrandbits(63))
+        learns = _seats(rng, players, config.learner_seats) if playing else [True] * players
+        seat_agents = [model if learns[s] else others[rng.choice(sorted(others))]
+                       for s in range(players)] if playing else [agent] * players
+        for other in {id(a): a for a in seat_agents if a is not agent}.values():
+            other.reset(rng.getrandbits(63))
         pending: list[tuple[int, np.ndarray, np.ndarray, int, np.ndarray, bool]] = []
         while not game.is_finished:
             seat = game.current_player
             assert seat is not None
             obs = game.observation(seat)
-            action = agent.act(obs)
+            action = seat_agents[seat].act(obs)
             index = ActionSpace.index(action)
             bidding = obs.phase is Phase.BIDDING
-            if bidding and rng.random() < config.explore_bids:
+            if learns[seat] and bidding and rng.random() < config.explore_bids:
                 assert isinstance(action, Bid)
                 near = [a for a in obs.legal_actions
                         if isinstance(a, Bid) and 0 < abs(a.value - action.value) <= 2]
                 if near:
                     action = rng.choice(near)
                     index = ActionSpace.index(action)
-            if bidding or rng.random() < config.keep_plays:
+            if learns[seat] and (bidding or rng.random() < config.keep_plays):
                 target = np.zeros(ActionSpace.SIZE, np.float32)
                 scores: dict[int, float] = {}
                 if labeller is not None and not bidding and len(obs.legal_actions) > 1:
                     scores = labeller.action_scores(obs)
                 if len(scores) > 1:
                     target = soft_target(scores, config.soft_temperature)
-                    index = max(scores, key=lambda a: (scores[a], a == index))
-                    action = ActionSpace.action(index)
+                    if not playing:  # the teacher's games follow the labeller
+                        index = max(scores, key=lambda a: (scores[a], a == index))
+                        action = ActionSpace.action(index)
+                elif playing and not bidding:  # the teacher's choice in the learner's place
+                    target[ActionSpace.index(agent.act(obs))] = 1.0
                 else:
                     target[index] = 1.0
                 buffer[:] = 0.0
@@ -152,25 +191,47 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int) -> Rows:
     }
 
 
-def _chunk(args: tuple[TeacherConfig, int, int]) -> Rows:
+def _chunk(args: tuple[TeacherConfig, int, int, Path | None]) -> Rows:
     return play_teacher_games(*args)
 
 
 def iter_teacher_chunks(config: TeacherConfig, games: int, seed: int, *, workers: int = 1,
-                        chunk: int = 50) -> Iterator[tuple[int, Rows]]:
-    """``(games played so far, rows)`` per chunk of ``chunk`` games, in chunk order."""
+                        chunk: int = 50, learner: Callable[[], Path] | None = None
+                        ) -> Iterator[tuple[int, Rows]]:
+    """``(games played so far, rows)`` per chunk of ``chunk`` games, in chunk order.
+
+    ``learner`` gives the policy file a chunk's learner seats play, asked when the chunk
+    is handed to a worker: each chunk after the first ``workers`` is played by the net as
+    trained on the chunks yielded before it (the caller trains between them).
+    """
     sizes = [min(chunk, games - start) for start in range(0, games, chunk)]
     work = [(config, size, seed * 1_000_003 + number) for number, size in enumerate(sizes)]
     done = 0
     if workers <= 1:
-        for item, size in zip(work, sizes, strict=True):
-            done += size
-            yield done, _chunk(item)
-        return
-    with ProcessPoolExecutor(workers) as pool:
-        for rows, size in zip(pool.map(_chunk, work), sizes, strict=True):
+        for (cfg, size, chunk_seed) in work:
+            rows = _chunk((cfg, size, chunk_seed, learner() if learner else None))
             done += size
             yield done, rows
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        queue = iter(work)
+        running: deque[tuple[Future[Rows], int]] = deque()
+
+        def hand_out() -> None:
+            item = next(queue, None)
+            if item is not None:
+                cfg, size, chunk_seed = item
+                args = (cfg, size, chunk_seed, learner() if learner else None)
+                running.append((pool.submit(_chunk, args), size))
+
+        for _ in range(workers):
+            hand_out()
+        while running:
+            future, size = running.popleft()
+            rows = future.result()
+            done += size
+            yield done, rows
+            hand_out()
 
 
 def concat(parts: list[Rows]) -> Rows:
