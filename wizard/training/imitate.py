@@ -21,6 +21,8 @@ import numpy as np
 from tqdm import tqdm
 
 from .export import write_temp_policy
+from .network import PolicyNet
+from .onnx_graphs import widen
 from .policy import NetPolicy
 from .progress import append_metrics, evaluate_against_heuristics, plot_learning_curve
 from .runs import load_init, open_run, save_run
@@ -47,6 +49,7 @@ class ImitationConfig:
     labeller: str | None = None
     soft_temperature: float = 5.0
     learner_seats: float = 0.0  # > 0: the net plays that share of the seats (teacher.py)
+    widen: tuple[int, ...] = ()  # wider hidden layers for the ``init`` net (`widen`)
     opponents: tuple[str, ...] = ()
 
 
@@ -115,6 +118,12 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
         if not isinstance(loaded, NetPolicy):
             raise ValueError(f"imitation trains a NetPolicy, not {loaded.type_name}")
         policy = loaded
+        if config.widen:
+            wider = NetPolicy(hidden=config.widen, lr=config.lr, seed=config.seed)
+            net = PolicyNet.from_weights(widen(policy.net.to_weights(), config.widen,
+                                               seed=config.seed))
+            wider.net.load_state_dict(net.state_dict())
+            policy = wider
         policy.set_lr(config.lr)
     elif run.policy is None:
         policy = NetPolicy(hidden=config.hidden, lr=config.lr, seed=config.seed)

@@ -162,6 +162,39 @@ def weights_from_onnx(path: Path) -> MlpWeights:
     return MlpWeights(trunk, layer("policy"), layer("tricks"), layer("value"))
 
 
+def widen(weights: MlpWeights, hidden: Sequence[int], *, seed: int = 0,
+          noise: float = 1e-3) -> MlpWeights:
+    """The same function with wider hidden layers (Net2Net, Chen et al. 2016): each new unit
+    copies a random old one of its layer, and the outgoing weights of a unit and its copies
+    are shared out between them, so the outputs stay the same (up to ``noise``, relative,
+    which lets the copies drift apart in training).
+
+    Raises `ValueError` for another number of layers or a narrower one.
+    """
+    if len(hidden) != len(weights.trunk):
+        raise ValueError(f"cannot widen {len(weights.trunk)} hidden layers to {len(hidden)}")
+    rng = np.random.default_rng(seed)
+    trunk = [(w.copy(), b.copy()) for w, b in weights.trunk]
+    heads = [weights.policy, weights.tricks, weights.value]
+    for index, width in enumerate(hidden):
+        w_in, b_in = trunk[index]
+        old = w_in.shape[1]
+        if width < old:
+            raise ValueError(f"cannot narrow hidden layer {index} from {old} to {width}")
+        source = np.concatenate([np.arange(old), rng.integers(0, old, width - old)])
+        share = np.bincount(source, minlength=old)[source].astype(np.float32)
+        w_in, b_in = w_in[:, source], b_in[source]
+        w_in = w_in + noise * np.abs(w_in).mean() * rng.standard_normal(w_in.shape)
+        trunk[index] = (w_in.astype(np.float32), b_in.astype(np.float32))
+        outgoing = [trunk[index + 1]] if index + 1 < len(trunk) else heads
+        spread = [((w[source] / share[:, None]).astype(np.float32), b) for w, b in outgoing]
+        if index + 1 < len(trunk):
+            trunk[index + 1] = spread[0]
+        else:
+            heads = spread
+    return MlpWeights(trunk, heads[0], heads[1], heads[2])
+
+
 def random_mlp_policy(
     hidden: Sequence[int] = SHIPPED_HIDDEN,
     *,

@@ -54,6 +54,9 @@ def register(trainers: Any) -> None:
                               "kept card decisions as soft targets, and whose choice is played")
     imitate.add_argument("--soft-temperature", type=float, default=5.0,
                          help="of the labeller's soft targets, in round points")
+    imitate.add_argument("--widen", type=_hidden, default=(),
+                         help="with --init: widen its hidden layers to these sizes, the same "
+                              "function to start from (Net2Net), e.g. 512,512")
     imitate.add_argument("--learner-seats", type=float, default=0.0,
                          help="expert iteration with the net at the table: the share of seats "
                               "it plays (at least one), its decisions labelled by --labeller")
@@ -111,7 +114,7 @@ def run_imitate(args: argparse.Namespace) -> int:
         explore_bids=args.explore_bids, keep_plays=args.keep_plays,
         eval_every=args.eval_every, eval_games=args.eval_games, workers=args.workers,
         seed=args.seed, labeller=args.labeller, soft_temperature=args.soft_temperature,
-        learner_seats=args.learner_seats, opponents=args.opponents)
+        learner_seats=args.learner_seats, opponents=args.opponents, widen=args.widen)
     return _run("imitate", lambda: train_imitation(
         args.out, config, resume=args.resume, command=command_line("wizard train imitate"),
         progress=not args.quiet, init=args.init))
