@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from .export import write_temp_policy
 from .network import PolicyNet
-from .onnx_graphs import widen
+from .onnx_graphs import add_card_sense, widen
 from .policy import NetPolicy
 from .progress import append_metrics, evaluate_against_heuristics, plot_learning_curve
 from .runs import load_init, open_run, save_run
@@ -50,6 +50,7 @@ class ImitationConfig:
     soft_temperature: float = 5.0
     learner_seats: float = 0.0  # > 0: the net plays that share of the seats (teacher.py)
     widen: tuple[int, ...] = ()  # wider hidden layers for the ``init`` net (`widen`)
+    card_sense: bool = False  # the net reads the card-sense features (`card_sense`)
     opponents: tuple[str, ...] = ()
 
 
@@ -118,15 +119,20 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
         if not isinstance(loaded, NetPolicy):
             raise ValueError(f"imitation trains a NetPolicy, not {loaded.type_name}")
         policy = loaded
-        if config.widen:
-            wider = NetPolicy(hidden=config.widen, lr=config.lr, seed=config.seed)
-            net = PolicyNet.from_weights(widen(policy.net.to_weights(), config.widen,
-                                               seed=config.seed))
-            wider.net.load_state_dict(net.state_dict())
-            policy = wider
+        if config.widen or (config.card_sense and not policy.net.sense):
+            weights = policy.net.to_weights()
+            if config.widen:
+                weights = widen(weights, config.widen, seed=config.seed)
+            if config.card_sense and not policy.net.sense:
+                weights = add_card_sense(weights)
+            net = PolicyNet.from_weights(weights)
+            policy = NetPolicy(hidden=net.hidden, lr=config.lr, seed=config.seed,
+                               sense=net.sense)
+            policy.net.load_state_dict(net.state_dict())
         policy.set_lr(config.lr)
     elif run.policy is None:
-        policy = NetPolicy(hidden=config.hidden, lr=config.lr, seed=config.seed)
+        policy = NetPolicy(hidden=config.hidden, lr=config.lr, seed=config.seed,
+                           sense=config.card_sense)
     elif done >= config.games:  # already complete: nothing to add to its history
         return checkpoint
     else:

@@ -15,21 +15,30 @@ import numpy as np
 import torch
 from torch import nn
 
-from wizard.ai.encoding import FEATURE_SIZE, ActionSpace
+from wizard.ai.encoding import BLOCKS, FEATURE_SIZE, ActionSpace
 from wizard.ai.policy import TRICKS_SIZE
 
+from . import card_sense
+from .card_sense import CARD_ACTIONS, SENSED_SIZE, STATES
 from .onnx_graphs import ROUND_FEATURE, MlpWeights
 
 MASKED = -1e9
 
 
 class PolicyNet(nn.Module):
-    def __init__(self, hidden: Sequence[int] = (256, 256)) -> None:
+    """With ``sense`` the trunk reads the card-sense features (`card_sense`) beside the 315."""
+
+    def __init__(self, hidden: Sequence[int] = (256, 256), sense: bool = False) -> None:
         super().__init__()
         if not hidden or any(h <= 0 for h in hidden):
             raise ValueError(f"hidden sizes must be positive and at least one, got {hidden}")
         self.hidden = tuple(int(h) for h in hidden)
-        sizes = [FEATURE_SIZE, *self.hidden]
+        self.sense = bool(sense)
+        sizes = [SENSED_SIZE if sense else FEATURE_SIZE, *self.hidden]
+        for name, table in (("sense_higher", card_sense.HIGHER), ("sense_suits", card_sense.SUITS),
+                            ("sense_beats", card_sense.BEATS),
+                            ("sense_specials", card_sense.SPECIALS)):
+            self.register_buffer(name, torch.from_numpy(table), persistent=False)
         self.trunk = nn.ModuleList(nn.Linear(a, b) for a, b in itertools.pairwise(sizes))
         width = sizes[-1]
         self.policy_head = nn.Linear(width, ActionSpace.SIZE)
@@ -42,7 +51,7 @@ class PolicyNet(nn.Module):
     def forward(self, features: torch.Tensor, mask: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Masked policy logits ``[N, 85]``, masked tricks logits ``[N, 21]``, value ``[N]``."""
-        h = features
+        h = torch.cat([features, self.card_sense(features, mask)], 1) if self.sense else features
         for layer in self.trunk:
             h = torch.relu(layer(h))
         masked = torch.tensor(MASKED, dtype=h.dtype)
@@ -51,6 +60,23 @@ class PolicyNet(nn.Module):
         possible = self.trick_counts < cards
         tricks = torch.where(possible, self.tricks_head(h), masked)
         return policy, tricks, self.value_head(h).squeeze(-1)
+
+    def card_sense(self, features: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """`card_sense.sense` in torch, ``[N, 243]``."""
+        def block(name: str) -> torch.Tensor:
+            return features[:, BLOCKS[name]]
+
+        buffers = dict(self.named_buffers())
+        trump, lead = block("trump_suit"), block("lead_suit")
+        unseen = torch.relu(1.0 - block("hand") - block("played") - block("trump_card"))
+        states = (trump[:, :, None] * lead[:, None, :]).reshape(-1, STATES * STATES, 1)
+        beaten = ((block("trick") @ buffers["sense_beats"]).reshape(-1, STATES * STATES, 60)
+                  * states).sum(1)
+        suits = buffers["sense_suits"]
+        unseen_trumps = ((unseen @ suits) * trump[:, :4]).sum(1, keepdim=True) / 13.0
+        return torch.cat([unseen @ buffers["sense_higher"], torch.clamp(beaten, max=1.0),
+                          trump[:, :4] @ suits.T, mask[:, CARD_ACTIONS].to(features.dtype),
+                          unseen_trumps, unseen @ buffers["sense_specials"]], 1)
 
     @torch.no_grad()
     def outputs(self, features: np.ndarray, mask: np.ndarray
@@ -63,7 +89,8 @@ class PolicyNet(nn.Module):
     @classmethod
     def from_weights(cls, weights: MlpWeights) -> PolicyNet:
         """A net holding ``weights`` (as `to_weights` gives them, or `weights_from_onnx`)."""
-        net = cls(tuple(w.shape[1] for w, _ in weights.trunk))
+        net = cls(tuple(w.shape[1] for w, _ in weights.trunk),
+                  sense=weights.trunk[0][0].shape[0] == SENSED_SIZE)
         layers = [*net.trunk, net.policy_head, net.tricks_head, net.value_head]
         pairs = [*weights.trunk, weights.policy, weights.tricks, weights.value]
         with torch.no_grad():

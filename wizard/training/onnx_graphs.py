@@ -34,6 +34,10 @@ from onnx import TensorProto, helper, numpy_helper
 
 from wizard.ai.encoding import BLOCKS, ENCODING_VERSION, FEATURE_SIZE, ActionSpace
 from wizard.ai.policy import TRICKS_SIZE
+from wizard.engine.cards import NUM_CARDS
+
+from . import card_sense
+from .card_sense import CARD_ACTIONS, SENSE_SIZE, SENSED_SIZE, STATES
 
 #: the size the first shipped policy is expected to have (used by the pool benchmark)
 SHIPPED_HIDDEN: tuple[int, ...] = (256, 256)
@@ -69,6 +73,74 @@ def random_weights(hidden: Sequence[int], *, seed: int, inputs: int = FEATURE_SI
     return MlpWeights(trunk, layer(width, outputs), layer(width, TRICKS_SIZE), layer(width, 1))
 
 
+def _card_sense_nodes(nodes: list[onnx.NodeProto], const: Any) -> str:
+    """The nodes of `card_sense.sense` over ``features`` and ``mask``; the name of
+    ``features`` with the 243 card-sense features appended."""
+
+    def block(name: str) -> str:
+        part = BLOCKS[name]
+        const(f"{name}_at", np.array([part.start], np.int64))
+        const(f"{name}_end", np.array([part.stop], np.int64))
+        nodes.append(helper.make_node("Slice", ["features", f"{name}_at", f"{name}_end", "one"],
+                                      [f"f_{name}"]))
+        return f"f_{name}"
+
+    def node(op: str, inputs: list[str], output: str, **attrs: Any) -> str:
+        nodes.append(helper.make_node(op, inputs, [output], **attrs))
+        return output
+
+    const("one", np.array([1], np.int64))
+    const("sense_higher", card_sense.HIGHER)
+    const("sense_suits", card_sense.SUITS)
+    const("sense_suits_t", np.ascontiguousarray(card_sense.SUITS.T))
+    const("sense_beats", card_sense.BEATS)
+    const("sense_specials", card_sense.SPECIALS)
+    const("f_one", np.array(1.0, np.float32))
+    const("f_thirteen", np.array(13.0, np.float32))
+    const("states_shape", np.array([-1, STATES * STATES, 1], np.int64))
+    const("beaten_shape", np.array([-1, STATES * STATES, NUM_CARDS], np.int64))
+    const("zero_at", np.array([0], np.int64))
+    const("four", np.array([4], np.int64))
+    const("cards_at", np.array([CARD_ACTIONS.start], np.int64))
+    const("cards_end", np.array([CARD_ACTIONS.stop], np.int64))
+    const("axis2", np.array([2], np.int64))
+    hand, played, trick = block("hand"), block("played"), block("trick")
+    trump, lead, turned = block("trump_suit"), block("lead_suit"), block("trump_card")
+    seen = node("Add", [node("Add", [hand, played], "seen_a"), turned], "seen")
+    unseen = node("Relu", [node("Sub", ["f_one", seen], "unseen_raw")], "unseen")
+    higher = node("MatMul", [unseen, "sense_higher"], "sense_higher_out")
+    states = node("Reshape", [node("Mul", [node("Unsqueeze", [trump, "axis2"], "trump_col"),
+                                           node("Unsqueeze", [lead, "one"], "lead_row")],
+                                   "states_grid"), "states_shape"], "states")
+    beats = node("Reshape", [node("MatMul", [trick, "sense_beats"], "beats_flat"),
+                             "beaten_shape"], "beats")
+    beaten_sum = node("ReduceSum", [node("Mul", [beats, states], "beats_now"), "one"],
+                      "beaten_sum", keepdims=0)
+    beaten = node("Min", [beaten_sum, "f_one"], "beaten")
+    trump4 = node("Slice", [trump, "zero_at", "four", "one"], "trump4")
+    trumps = node("MatMul", [trump4, "sense_suits_t"], "trump_cards")
+    legal = node("Cast", [node("Slice", ["mask", "cards_at", "cards_end", "one"], "legal_mask")],
+                 "legal", to=TensorProto.FLOAT)
+    by_suit = node("Mul", [node("MatMul", [unseen, "sense_suits"], "unseen_suits"), trump4],
+                   "unseen_trump_suit")
+    unseen_trumps = node("Div", [node("ReduceSum", [by_suit, "one"], "unseen_trump_count",
+                                      keepdims=1), "f_thirteen"], "unseen_trumps")
+    specials = node("MatMul", [unseen, "sense_specials"], "unseen_specials")
+    return node("Concat", ["features", higher, beaten, trumps, legal, unseen_trumps, specials],
+                "sensed", axis=1)
+
+
+def add_card_sense(weights: MlpWeights) -> MlpWeights:
+    """The same function reading the card-sense features too: zero weights for them."""
+    first, bias = weights.trunk[0]
+    if first.shape[0] != FEATURE_SIZE:
+        raise ValueError(f"a first layer of {first.shape[0]} inputs already reads more than "
+                         f"the {FEATURE_SIZE} features")
+    zeros = np.zeros((SENSE_SIZE, first.shape[1]), np.float32)
+    return MlpWeights([(np.vstack([first, zeros]), bias), *weights.trunk[1:]], weights.policy,
+                      weights.tricks, weights.value)
+
+
 def mlp_policy(weights: MlpWeights, *, name: str = "mlp_policy") -> onnx.ModelProto:
     """The ONNX graph ``(features, mask) -> (probs, tricks, value)`` for ``weights``.
 
@@ -89,6 +161,8 @@ def mlp_policy(weights: MlpWeights, *, name: str = "mlp_policy") -> onnx.ModelPr
         return f"{tag}_out"
 
     current = "features"
+    if weights.trunk[0][0].shape[0] == SENSED_SIZE:
+        current = _card_sense_nodes(nodes, const)
     for index, layer in enumerate(weights.trunk):
         out = gemm(current, layer, f"trunk{index}")
         nodes.append(helper.make_node("Relu", [out], [f"h{index}"]))

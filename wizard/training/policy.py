@@ -151,12 +151,13 @@ class NetPolicy(Policy):
 
     def __init__(self, hidden: tuple[int, ...] | list[int] = (256, 256), lr: float = 1e-3,
                  clip: float = 0.2, entropy: float = 0.01, value_weight: float = 0.5,
-                 tricks_weight: float = 1.0, seed: int = 0) -> None:
+                 tricks_weight: float = 1.0, seed: int = 0, sense: bool = False) -> None:
         torch.manual_seed(seed)
-        self.net = PolicyNet(tuple(hidden))
+        self.net = PolicyNet(tuple(hidden), sense=sense)
         self.hyper: dict[str, Any] = {"hidden": list(self.net.hidden), "lr": lr, "clip": clip,
                                       "entropy": entropy, "value_weight": value_weight,
-                                      "tricks_weight": tricks_weight, "seed": seed}
+                                      "tricks_weight": tricks_weight, "seed": seed,
+                                      "sense": sense}
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=lr)
 
     def config(self) -> dict[str, Any]:
@@ -246,14 +247,19 @@ class NetPolicy(Policy):
                                              / count)}
         else:
             weight = t["imitate"].float()
+            best = actions.squeeze(1)
             if "targets" in t:  # one-hot rows, or a labeller's soft targets
                 targets = t["targets"].float()
                 nll = -torch.where(targets > 0, targets * logp_all, 0.0).sum(-1)
+                best = targets.argmax(-1)  # the label's best (the learner's own move differs)
             else:
                 nll = -logp_all.gather(1, actions).squeeze(1)
             count = weight.sum().clamp(min=1.0)
             imitation_loss = (nll * weight).sum() / count
-            agree = ((logp_all.argmax(-1) == actions.squeeze(1)).float() * weight).sum() / count
+            # agreement: over the decisions with a choice (a forced card agrees trivially)
+            chosen = weight * (t["masks"].sum(-1) > 1).float()
+            agree = ((logp_all.argmax(-1) == best).float() * chosen).sum() / chosen.sum().clamp(
+                min=1.0)
             loss = loss + imitation_loss
             stats |= {"imitation_loss": imitation_loss.item(), "agreement": agree.item()}
         self.optimizer.zero_grad()

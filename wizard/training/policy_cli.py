@@ -57,6 +57,10 @@ def register(trainers: Any) -> None:
     imitate.add_argument("--widen", type=_hidden, default=(),
                          help="with --init: widen its hidden layers to these sizes, the same "
                               "function to start from (Net2Net), e.g. 512,512")
+    imitate.add_argument("--card-sense", action="store_true",
+                         help="the net also reads the card-sense features (which cards are "
+                              "higher, beaten, trump, legal); added to an --init net with "
+                              "zero weights, the same function to start from")
     imitate.add_argument("--learner-seats", type=float, default=0.0,
                          help="expert iteration with the net at the table: the share of seats "
                               "it plays (at least one), its decisions labelled by --labeller")
@@ -114,7 +118,8 @@ def run_imitate(args: argparse.Namespace) -> int:
         explore_bids=args.explore_bids, keep_plays=args.keep_plays,
         eval_every=args.eval_every, eval_games=args.eval_games, workers=args.workers,
         seed=args.seed, labeller=args.labeller, soft_temperature=args.soft_temperature,
-        learner_seats=args.learner_seats, opponents=args.opponents, widen=args.widen)
+        learner_seats=args.learner_seats, opponents=args.opponents, widen=args.widen,
+        card_sense=args.card_sense)
     return _run("imitate", lambda: train_imitation(
         args.out, config, resume=args.resume, command=command_line("wizard train imitate"),
         progress=not args.quiet, init=args.init))
