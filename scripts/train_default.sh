@@ -4,7 +4,7 @@
 #
 #   scripts/train_default.sh                 # the heuristic recipe (under 2 h on 2 shared cores)
 #   OUT=runs/x IMITATE_GAMES=2000 PPO_GAMES=200 EVAL_GAMES=200 scripts/train_default.sh  # a try
-#   scripts/train_expert.sh                  # the expert-iteration recipe (sets the knobs below)
+#   scripts/train_expert.sh                  # the shipped recipe: expert iteration from this model
 #
 # TEACHER plays the imitation games (default heuristic); LABELLER, when set, labels the
 # kept card decisions with its values as soft targets (expert iteration). EXPERT_GAMES > 0
