@@ -54,7 +54,7 @@ from wizard.ai.levels import BotLevel, BotSettings
 from wizard.ai.policy import OnnxPolicy
 from wizard.ai.pool import InferencePool, PoolSettings
 from wizard.engine import Observation, WizardGame
-from wizard.training.onnx_graphs import SHIPPED_HIDDEN, write_random_policy
+from wizard.training.onnx_graphs import SHIPPED_HIDDEN, SHIPPED_SENSE, write_random_policy
 
 POLICY = "default"
 TICK_S = 0.002
@@ -235,6 +235,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--bots", action="store_true", help="requests carry bot strength")
     parser.add_argument("--burst", type=int, default=1024, help="0: no burst")
+    parser.add_argument("--hidden", type=lambda text: tuple(int(x) for x in text.split(",")),
+                        default=SHIPPED_HIDDEN, help="the random policy's hidden layers "
+                        "(default: the shipped policy's size)")
+    parser.add_argument("--plain", action="store_true",
+                        help="no card-sense features (the first policy's shape: --hidden 256,256)")
     parser.add_argument("--transport", nargs="+", default=["executor", "pipes"],
                         choices=["executor", "pipes"],
                         help="each repeat runs each, the order alternating")
@@ -244,14 +249,16 @@ def main() -> None:
     work = requests(args.observations, seed=7, bots=args.bots)
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
-        write_random_policy(directory, POLICY, SHIPPED_HIDDEN, seed=1)
+        sense = SHIPPED_SENSE and not args.plain
+        write_random_policy(directory, POLICY, args.hidden, seed=1, sense=sense)
         agent = ModelAgent(OnnxPolicy(directory / f"{POLICY}.onnx", threads=1))
         settings = PoolSettings(models_dir=str(directory),
                                 **({"workers": args.workers} if args.workers else {}))
         transports: dict[str, Callable[[], InferencePool]] = {
             name: (lambda name=name: InferencePool(dataclasses.replace(settings, transport=name)))
             for name in args.transport}
-        print(f"policy {'-'.join(map(str, SHIPPED_HIDDEN))}, workers {settings.workers}, "
+        print(f"policy {'-'.join(map(str, args.hidden))}"
+              f"{' with card sense' if sense else ''}, workers {settings.workers}, "
               f"max_inflight {settings.max_inflight}, degrade_queue {settings.degrade_queue}, "
               f"max_batch {settings.max_batch}, {'bot' if args.bots else 'plain model'} "
               f"requests, {args.seconds:g} s per run, median of {args.repeats} repeats")

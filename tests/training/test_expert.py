@@ -15,7 +15,7 @@ from wizard.__main__ import main
 from wizard.ai.policy import OnnxPolicy
 from wizard.training.imitate import ImitationConfig, train_imitation
 from wizard.training.network import PolicyNet
-from wizard.training.onnx_graphs import weights_from_onnx, widen
+from wizard.training.onnx_graphs import random_weights, widen
 from wizard.training.policy import CheckpointError, NetPolicy, load_checkpoint
 from wizard.training.runs import load_init
 from wizard.training.teacher import TeacherConfig, play_teacher_games
@@ -137,21 +137,21 @@ def test_a_run_with_the_learner_at_the_table_trains_on_its_own_games(tmp_path: P
 
 
 def test_widening_keeps_the_function_and_refuses_to_narrow(tmp_path: Path) -> None:
-    weights = weights_from_onnx(Path("models/default.onnx"))
+    weights = random_weights((64, 48), seed=3)
     rows = play_teacher_games(TeacherConfig("heuristic"), 1, seed=8)
     features, masks = rows["features"].astype(np.float32), rows["masks"]
     narrow = PolicyNet.from_weights(weights).outputs(features, masks)
-    wide_net = PolicyNet.from_weights(widen(weights, (384, 320), seed=1))
-    assert wide_net.hidden == (384, 320)
+    wide_net = PolicyNet.from_weights(widen(weights, (96, 64), seed=1))
+    assert wide_net.hidden == (96, 64)
     for before, after in zip(narrow, wide_net.outputs(features, masks), strict=True):
         assert np.abs(before - after).max() < 0.02
     with pytest.raises(ValueError, match="narrow"):
-        widen(weights, (128, 256))
+        widen(weights, (32, 64))
     with pytest.raises(ValueError, match="hidden layers"):
         widen(weights, (512,))
     out = tmp_path / "wide"
     assert main(["train", "imitate", "--out", str(out), "--games", "2", "--teacher", "oi",
-                 "--learner-seats", "0.5", "--init", "models/default.onnx", "--widen", "320,256",
+                 "--learner-seats", "0.5", "--init", "models/default-v1.onnx", "--widen", "320,256",
                  "--eval-every", "100", "--eval-games", "4", "--quiet"]) == 0
     policy = load_checkpoint(out / "checkpoint")
     assert isinstance(policy, NetPolicy) and policy.net.hidden == (320, 256)

@@ -106,8 +106,10 @@ def export_policy(checkpoint: Path, out: Path, *, name: str | None = None,
         "name": name,
         "encoding_version": ENCODING_VERSION,
         "trained": True,
-        "architecture": f"mlp {FEATURE_SIZE}-{'-'.join(map(str, net.hidden))} "
+        "architecture": f"mlp {FEATURE_SIZE}{' + card sense 243' if net.sense else ''}-"
+                        f"{'-'.join(map(str, net.hidden))} "
                         f"heads: policy {ActionSpace.SIZE}, tricks 21, value 1",
+        "card_sense": net.sense,
         "sizes": {"features": FEATURE_SIZE, "actions": ActionSpace.SIZE, "tricks": 21,
                   "hidden": list(net.hidden), "parameters": params,
                   "file_bytes": out.stat().st_size},

@@ -40,7 +40,8 @@ from . import card_sense
 from .card_sense import CARD_ACTIONS, SENSE_SIZE, SENSED_SIZE, STATES
 
 #: the size the first shipped policy is expected to have (used by the pool benchmark)
-SHIPPED_HIDDEN: tuple[int, ...] = (256, 256)
+SHIPPED_HIDDEN: tuple[int, ...] = (512, 512)
+SHIPPED_SENSE = True  # the shipped policy reads the card-sense features (`card_sense`)
 OPSET = 17
 ROUND_FEATURE = BLOCKS["round"].start  # round number / 20
 Array = npt.NDArray[np.float32]
@@ -276,12 +277,14 @@ def random_mlp_policy(
     inputs: int = FEATURE_SIZE,
     outputs: int = ActionSpace.SIZE,
     name: str = "random_mlp",
+    sense: bool = False,
 ) -> onnx.ModelProto:
     """`mlp_policy` with He-scaled random weights from a seeded generator.
 
     Raises `ValueError` for a non-positive layer size.
     """
-    return mlp_policy(random_weights(hidden, seed=seed, inputs=inputs, outputs=outputs),
+    width = SENSED_SIZE if sense else inputs
+    return mlp_policy(random_weights(hidden, seed=seed, inputs=width, outputs=outputs),
                       name=name)
 
 
@@ -299,11 +302,14 @@ def write_random_policy(
     *,
     seed: int = 0,
     outputs: int = ActionSpace.SIZE,
+    sense: bool = False,
 ) -> Path:
-    """Write ``directory/<name>.onnx`` with random weights and its model card; returns the path."""
+    """Write ``directory/<name>.onnx`` with random weights and its model card; returns the path.
+    ``sense``: the graph reads the card-sense features, as the shipped policy does."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{name}.onnx"
-    onnx.save(random_mlp_policy(hidden, seed=seed, outputs=outputs, name=name), str(path))
+    onnx.save(random_mlp_policy(hidden, seed=seed, outputs=outputs, name=name, sense=sense),
+              str(path))
     write_model_card(
         path,
         {
@@ -318,5 +324,6 @@ def write_random_policy(
     return path
 
 
-__all__ = ["SHIPPED_HIDDEN", "MlpWeights", "mlp_policy", "random_mlp_policy", "random_weights",
-           "write_model_card", "write_random_policy"]
+__all__ = ["SHIPPED_HIDDEN", "SHIPPED_SENSE", "MlpWeights", "add_card_sense", "mlp_policy",
+           "random_mlp_policy", "random_weights", "weights_from_onnx", "widen", "write_model_card",
+           "write_random_policy"]

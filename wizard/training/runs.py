@@ -96,7 +96,8 @@ def load_init(path: Path) -> tuple[Policy, list[dict[str, Any]]]:
     policy = NetPolicy(hidden=net.hidden, sense=net.sense)
     policy.net.load_state_dict(net.state_dict())
     history = [entry for entry in card.get("training", []) if isinstance(entry, dict)]
-    return policy, [*history, {"stage": "exported", "file": str(path)}]
+    return policy, [*history, {"stage": "exported", "file": str(path),
+                               "command": f"--init {path}: training goes on from this file"}]
 
 
 def save_run(policy: Policy, run: Run, games: int, session: dict[str, Any], started: float,

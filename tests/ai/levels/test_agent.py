@@ -9,9 +9,11 @@ import pytest
 from wizard.ai.decision import AgentSpec, act_with_strength
 from wizard.ai.levels import STRENGTH_RANGES, BotLevel, BotSettings
 from wizard.ai.levels.agent import LevelAgent, brain_for, moves_before
+from wizard.ai.levels.settings import BOT_VERSION
 from wizard.ai.levels.strength import random_move_chance
 from wizard.ai.registry import make_agent
 from wizard.engine import GameOptions, WizardGame
+from wizard.training.onnx_graphs import write_random_policy
 
 from ..search.test_rollout import random_position
 
@@ -68,6 +70,24 @@ def test_hard_plays_the_model_only_when_it_ships(tmp_path: Path,
     (tmp_path / "default.onnx").write_bytes(b"")
     assert brain_for(BotLevel.HARD) == "model"
     assert brain_for(BotLevel.MASTER) == "search" and brain_for(BotLevel.EASY) == "heuristic"
+
+
+def test_a_hard_bot_plays_the_policy_file_of_its_version(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WIZARD_MODELS_DIR", str(tmp_path))
+    write_random_policy(tmp_path, "default", hidden=(16,), seed=1)
+    game = WizardGame(4, seed=3)
+    obs = game.observation(game.current_player)
+    new = BotSettings(BotLevel.HARD, 80, seed=2, version=BOT_VERSION)
+    old = BotSettings(BotLevel.HARD, 80, seed=2, version=3)
+    agent = LevelAgent("hard")
+    moves = [m for m in range(40) if agent.act_as_bot(obs, new, m)[1] != "random"]
+    assert {agent.act_as_bot(obs, new, m)[1] for m in moves} == {"bot:hard:model"}
+    # without models/default-v1.onnx a version-3 bot cannot play its policy: it searches
+    assert {agent.act_as_bot(obs, old, m)[1] for m in moves} == {"bot:hard:search"}
+    write_random_policy(tmp_path, "default-v1", hidden=(16,), seed=2)
+    agent = LevelAgent("hard")
+    assert {agent.act_as_bot(obs, old, m)[1] for m in moves} == {"bot:hard:model"}
 
 
 def test_move_numbers_count_every_bid_and_card_before() -> None:

@@ -18,10 +18,13 @@ def test_master_is_far_ahead_of_easy() -> None:
 
 
 @pytest.mark.slow
-def test_every_level_leads_the_level_below_by_30_points_with_intervals_apart() -> None:
-    for upper, lower in LEVEL_PAIRS[:3]:
-        result = calibrate_pair(upper, lower, games=16, seed=2)
-        assert result.passed, result
+def test_every_level_leads_the_level_below_by_30_points_and_surely_ahead() -> None:
+    # the lead's own interval (paired deal by deal) above 0; master leads hard by about 70
+    # since hard plays the learned policy v2 (100 games: +71.5 [51.0, 91.9]), which takes
+    # more games than the far-apart lower pairs to tell at 95 %
+    for (upper, lower), games in zip(LEVEL_PAIRS[:3], (16, 16, 32), strict=True):
+        result = calibrate_pair(upper, lower, games=games, seed=2)
+        assert result.lead.mean >= result.margin and result.lead.low > 0, result
 
 
 def test_the_command_prints_the_table_and_refuses_bad_input(

@@ -20,7 +20,8 @@ One decision of a bot with `BotSettings` ``bot`` at move ``move_number``:
      values are first averaged with OI's (`wizard.ai.search.prior`; the plain search
      when the OI networks cannot be loaded), and from bot version 2 its worlds are
      weighted by the other seats' bids (`master_budget`);
-   - ``model`` (hard when ``models/default.onnx`` exists): the learned policy,
+   - ``model`` (hard when ``models/default.onnx`` exists): the learned policy of
+     the bot's version (`policy_for`: ``models/default-v1.onnx`` up to version 3),
      sampled at the strength's policy temperature by `choose_rows`, the code
      the pool's workers choose a batch with;
    - any other name in `BRAINS` (the hook for OI at medium): that registered
@@ -51,13 +52,13 @@ from ..oi import OIAgent, make_oi_agent
 from ..policy import OnnxPolicy, PolicyError, models_dir
 from ..search import Budget, action_values, master_budget, pick
 from ..search.prior import blended_values, load_prior
-from .settings import BRAINS, BotLevel, BotSettings
+from .settings import BRAINS, DEFAULT_POLICY, BotLevel, BotSettings, policy_for
 from .strength import POLICY_BRAIN, MoveDraw, choose_rows, move_draw, varies_per_move
 
 #: builds a brain that is an agent of its own (``make_agent``'s signature)
 BrainFactory = Callable[..., Agent]
 
-DEFAULT_MODEL_FILE = "default.onnx"
+DEFAULT_MODEL_FILE = f"{DEFAULT_POLICY}.onnx"
 
 
 def _builtin_brain(name: str, seed: int | None = None) -> Agent:
@@ -109,8 +110,7 @@ class LevelAgent(Agent):
         self._make_brain = make_brain or _builtin_brain
         self.name = f"bot:{self.level.value}"
         self._heuristic = HeuristicAgent()
-        self._policy: OnnxPolicy | None = None
-        self._policy_error: str | None = None
+        self._policies: dict[str, OnnxPolicy | None] = {}  # by file stem; None: unusable
         self._others: dict[str, Agent] = {}
         self._prior: OIAgent | None = None
         self._prior_error: str | None = None
@@ -133,16 +133,16 @@ class LevelAgent(Agent):
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0], self.name
-        brain = self._brain()
+        brain = self._brain(bot)
         draw = move_draw(bot.strength, bot.seed, move_number, len(legal),
                          varies=varies_per_move(brain))
         if draw.random_pick >= 0:
             return legal[draw.random_pick], "random"
         if brain == POLICY_BRAIN:
             try:
-                return self._model_act(observation, draw), f"{self.name}:model"
+                return self._model_act(observation, bot, draw), f"{self.name}:model"
             except PolicyError as exc:  # outputs that do not fit: this move searches
-                self._model_unavailable(exc)
+                self._model_unavailable(policy_for(bot.version), exc)
                 brain = "search"
         if brain not in ("search", "heuristic"):  # a registered agent, e.g. OI for medium
             other = self._others.get(brain)
@@ -168,22 +168,27 @@ class LevelAgent(Agent):
             return ACTIONS_BY_INDEX[chosen], f"{self.name}:heuristic"
         return ACTIONS_BY_INDEX[preferred], f"{self.name}:heuristic"
 
-    def _brain(self) -> str:
-        """`brain_for` the level, with the policy loaded; the search once it cannot be."""
+    def _brain(self, bot: BotSettings) -> str:
+        """`brain_for` the level, with the bot's policy loaded; the search when it cannot be."""
         brain = brain_for(self.level)
         if brain != POLICY_BRAIN:
             return brain
-        if self._policy is None and self._policy_error is None:
-            try:
-                self._policy = OnnxPolicy(models_dir() / DEFAULT_MODEL_FILE)
-            except PolicyError as exc:
-                self._model_unavailable(exc)
-        return "search" if self._policy is None else brain
+        return "search" if self._policy(policy_for(bot.version)) is None else brain
 
-    def _model_unavailable(self, exc: PolicyError) -> None:
+    def _policy(self, name: str) -> OnnxPolicy | None:
+        """``models/<name>.onnx``, loaded once (``None`` once it proved unusable)."""
+        if name not in self._policies:
+            try:
+                self._policies[name] = OnnxPolicy(models_dir() / f"{name}.onnx")
+            except PolicyError as exc:
+                self._model_unavailable(name, exc)
+        return self._policies[name]
+
+    def _model_unavailable(self, name: str, exc: PolicyError) -> None:
         """An unusable model file: the search from now on, said once."""
-        self._policy, self._policy_error = None, str(exc)
-        log.warning("level_model_unavailable_using_search", level=self.level.value, error=str(exc))
+        self._policies[name] = None
+        log.warning("level_model_unavailable_using_search", level=self.level.value,
+                    policy=name, error=str(exc))
 
     def _master_prior(self) -> OIAgent | None:
         """OI for master's `blend` and inference, loaded once (``None``, the plain search,
@@ -194,10 +199,11 @@ class LevelAgent(Agent):
                 self._prior_error = "the OI networks are unavailable"
         return self._prior
 
-    def _model_act(self, observation: Observation, draw: MoveDraw) -> Action:
-        assert self._policy is not None  # `_brain` loaded it
+    def _model_act(self, observation: Observation, bot: BotSettings, draw: MoveDraw) -> Action:
+        policy = self._policies.get(policy_for(bot.version))
+        assert policy is not None  # `_brain` loaded it
         mask = ActionSpace.mask(observation)[None, :]
-        logits = self._policy.logits(encode_observation(observation)[None, :], mask)
+        logits = policy.logits(encode_observation(observation)[None, :], mask)
         index = choose_rows(logits, mask, np.array([draw.temperature]), np.array([draw.uniform]))
         return ActionSpace.action(int(index[0]))
 

@@ -55,10 +55,28 @@ BRAINS: dict[BotLevel, str] = {
 
 #: The bots' version, stored with every bot seat: 1 — master searched uniform worlds;
 #: 2 — master's worlds are weighted by the other seats' bids (`wizard.ai.search.inference`);
-#: 3 — and by their card plays (`wizard.ai.search.plays`).
+#: 3 — and by their card plays (`wizard.ai.search.plays`);
+#: 4 — hard plays the policy trained on OI's and the master's values (`policy_for`).
 #: A stored bot keeps its version (one stored without one is 1), so a game restored after
 #: an upgrade goes on with the bots it started with, move for move.
-BOT_VERSION = 3
+BOT_VERSION = 4
+
+#: The policy file (``models/<name>.onnx``) of hard bots up to a version; newer ones play
+#: ``default``. A new policy keeps the old file under a new name and adds a line here.
+OLDER_POLICIES: tuple[tuple[int, str], ...] = ((3, "default-v1"),)
+DEFAULT_POLICY = "default"
+
+
+def policy_for(version: int) -> str:
+    """The policy a hard bot of ``version`` plays (a file stem in ``models/``).
+
+    >>> policy_for(3), policy_for(BOT_VERSION)
+    ('default-v1', 'default')
+    """
+    for up_to, name in OLDER_POLICIES:
+        if version <= up_to:
+            return name
+    return DEFAULT_POLICY
 
 
 @dataclass(frozen=True, slots=True)

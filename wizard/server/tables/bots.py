@@ -17,6 +17,8 @@ import structlog
 
 from wizard.ai.decision import Decider, Decision, DecisionRequest, InlineDecider
 from wizard.ai.levels import BotLevel, BotSettings
+from wizard.ai.levels.settings import BOT_VERSION, DEFAULT_POLICY, policy_for
+from wizard.ai.pool.batches import MODEL_PREFIX
 
 from ..metrics import ServerMetrics
 from ..settings import Settings
@@ -25,20 +27,20 @@ log = structlog.get_logger(__name__)
 
 THINK_SECONDS = (0.8, 2.5)
 
-#: The policy the ``model`` agent means (``models/default.onnx``, with its model card).
-DEFAULT_POLICY = "default"
-
-
-def level_agent(level: BotLevel, decider: Decider) -> str:
+def level_agent(level: BotLevel, decider: Decider, version: int = BOT_VERSION) -> str:
     """The agent a bot of ``level`` asks the decider for: ``bot:<level>`` (see `wizard.ai.levels`).
 
     Easy and medium play the heuristic (cheap, decided on the loop), master the
-    search (in the pool's workers). Hard plays the shipped policy when the
-    decider has it loaded (batched in the pool), else ``bot:hard`` (a small
-    search). Strength (random moves, temperature, budget) applies either way.
+    search (in the pool's workers). Hard plays the policy of its ``version``
+    (`policy_for`: ``model`` is ``models/default.onnx``, an older bot's is
+    ``model:default-v1``) when the decider has it loaded (batched in the pool),
+    else ``bot:hard`` (which loads that policy itself, or searches). Strength
+    (random moves, temperature, budget) applies either way.
     """
-    if level is BotLevel.HARD and DEFAULT_POLICY in decider.policies:
-        return "model"
+    if level is BotLevel.HARD:
+        policy = policy_for(version)
+        if policy in decider.policies:
+            return "model" if policy == DEFAULT_POLICY else f"{MODEL_PREFIX}{policy}"
     return f"bot:{level.value}"
 
 
@@ -209,7 +211,6 @@ def _checked(decision: Decision, request: DecisionRequest, metrics: ServerMetric
 
 
 __all__ = [
-    "DEFAULT_POLICY",
     "STAND_IN_AGENT",
     "THINK_SECONDS",
     "BotGate",

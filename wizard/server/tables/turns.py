@@ -85,7 +85,8 @@ def due_turn(seat: Seat, v: int, moves: int, services: TableServices, *, turn_se
     if seat.played_by_bot:
         think = think_seconds(services.settings, services.rng, trick_completed=trick_completed)
         if seat.bot is not None and seat.level is not None:
-            spec = AgentSpec(level_agent(seat.level, services.decider), seat.bot, moves)
+            spec = AgentSpec(level_agent(seat.level, services.decider, seat.bot.version),
+                             seat.bot, moves)
             return Turn(v, seat.index, Mover.BOT, spec, think)
         return Turn(v, seat.index, Mover.AWAY, AgentSpec(STAND_IN_AGENT, None, moves), think)
     if turn_seconds > 0:
