@@ -23,7 +23,7 @@ def test_every_level_leads_the_level_below_by_30_points_and_surely_ahead() -> No
     # since hard plays the learned policy v2 (100 games: +71.5 [51.0, 91.9]), which takes
     # more games than the far-apart lower pairs to tell at 95 %
     for (upper, lower), games in zip(LEVEL_PAIRS[:3], (16, 16, 32), strict=True):
-        result = calibrate_pair(upper, lower, games=games, seed=2)
+        result = calibrate_pair(upper, lower, games=games, seed=2, jobs=2)
         assert result.lead.mean >= result.margin and result.lead.low > 0, result
 
 
