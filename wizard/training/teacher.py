@@ -119,7 +119,7 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int,
     playing = learner is not None and config.learner_seats > 0
     model = make_agent("model", seed=seed, model_path=learner) if playing else agent
     others = {name: make_agent(name, seed=seed) for name in config.opponents or
-              (config.teacher,)}
+              (config.teacher,)} if playing else {}  # the teacher's games need none
     out: dict[str, list[object]] = {key: [] for key in ROW_KEYS}
     buffer = np.zeros(FEATURE_SIZE, np.float32)
     for _ in range(games):
