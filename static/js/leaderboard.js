@@ -15,6 +15,7 @@ export class LeaderboardPanel {
     this.ctx = ctx;
     this.offset = 0;
     this.provisional = false;
+    this.loads = 0;  // the latest load's number: an older answer arriving late is dropped
     this.list = h("div", {class: "leaderboard-list", "aria-live": "polite"});
     this.pager = h("div", {class: "row pager"});
     const toggle = h("input", {type: "checkbox", id: "lb-provisional", checked: false, onChange: () => {
@@ -32,23 +33,48 @@ export class LeaderboardPanel {
     this.load();
   }
 
-  async load() {
+  /** Load a page: the one at `this.offset`, or with `player` the one that lists that player. */
+  async load(player = null) {
     const query = new URLSearchParams({offset: String(this.offset), limit: String(PAGE),
                                        provisional: String(this.provisional)});
+    if (player) query.set("player", player);
+    const number = ++this.loads;
+    this.el.setAttribute("aria-busy", "true");
     let page;
     try {
       page = await getJson(`/api/leaderboard?${query}`);
     } catch (err) {
+      if (number !== this.loads) return;
+      this.el.setAttribute("aria-busy", "false");
+      if (player && err.code === "not_on_leaderboard") {
+        this.note(errorText(err));
+        return;
+      }
       mount(this.list, h("p", {class: "muted", role: "alert"}, t("leaderboard.unavailable", {reason: errorText(err)})));
       mount(this.pager);
       return;
     }
+    if (number !== this.loads) return;
+    this.el.setAttribute("aria-busy", "false");
+    this.offset = page.offset;
+    this.show(page, player);
+  }
+
+  /** A note above the list (the answer to "Find me" when I am not listed). */
+  note(text) {
+    const old = this.list.querySelector(".lb-note");
+    if (old) old.remove();
+    this.list.prepend(h("p", {class: "muted lb-note", role: "status"}, text));
+  }
+
+  show(page, found) {
     const me = this.ctx.store.me && this.ctx.store.me.player_id;
     mount(this.list, page.players.length ? h("table", {class: "lb-table"},
       h("thead", null, h("tr", null, ["#", t("summary.player"), t("leaderboard.rating"), t("profile.games"), t("leaderboard.playsLike")]
         .map((text) => h("th", {scope: "col"}, text)))),
       h("tbody", null, page.players.map((p) => h("tr", {
-        class: [p.bot ? "landmark" : "", p.player_id === me ? "mine" : ""].join(" "), dataset: {player: p.player_id}},
+        class: [p.bot ? "landmark" : "", p.player_id === me ? "mine" : ""].join(" "), dataset: {player: p.player_id},
+        tabindex: p.player_id === me ? "-1" : null},
         h("td", {class: "lb-rank"}, String(p.rank)),
         h("th", {scope: "row", class: "lb-name"},
           h("a", {href: profileLink(p.player_id), class: "ellipsis", title: shownName(p.name)}, shownName(p.name)),
@@ -70,6 +96,13 @@ export class LeaderboardPanel {
       h("button", {type: "button", class: "btn btn-small", id: "lb-next", disabled: last >= page.total, onClick: () => {
         this.offset += PAGE;
         this.load();
-      }}, t("leaderboard.next")));
+      }}, t("leaderboard.next")),
+      me ? h("button", {type: "button", class: "btn btn-small btn-ghost", id: "lb-me", title: t("leaderboard.findMeTitle"),
+                        onClick: () => this.load(me)}, t("leaderboard.findMe")) : null);
+    const mine = found && this.list.querySelector("tr.mine");
+    if (mine) {
+      mine.focus({preventScroll: true});
+      mine.scrollIntoView({block: "nearest"});
+    }
   }
 }

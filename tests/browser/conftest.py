@@ -22,7 +22,7 @@ from .helpers import CHROMIUM_ARGS, TEST_CONFIG, Server, enter_name, running_ser
 #: game (no rating shown), an account request refused (its code shown beside the form), a
 #: table link's preview refused (a wrong invite, a closed table: said over the name form).
 EXPECTED_REFUSALS = ("/api/players/", "/api/account", "/api/login", "/api/password",
-                     "/api/logout", "/api/tables/")
+                     "/api/logout", "/api/tables/", "&player=")  # "Find me" when not listed
 
 
 @pytest.fixture(scope="package")

@@ -53,6 +53,7 @@ class ErrorCode(enum.StrEnum):
     UNKNOWN_ACCOUNT = "unknown_account"
     WRONG_PASSWORD = "wrong_password"
     PRIVATE_PLAYER = "private_player"  # GET /api/players/{name} of a private profile
+    NOT_ON_LEADERBOARD = "not_on_leaderboard"  # GET /api/leaderboard?player= not listed
     INTERNAL = "internal"
 
 

@@ -73,6 +73,31 @@ def test_the_leaderboard_pages_best_first_and_leaves_provisional_ratings_out(
     assert [p["rank"] for p in page["players"]] == [2] and page["total"] == 3
 
 
+def test_the_leaderboard_finds_the_page_that_lists_a_player(harness: Harness) -> None:
+    ann, bob, cid = harness.player("Ann"), harness.player("Bob"), harness.player("Cid")
+    for _ in range(10):
+        finish(harness, [ann, "easy", "hard"], [200, -50, 80])
+    finish(harness, [bob, "easy", "hard"], [100, 20, 10])
+    board = harness.client.get("/api/leaderboard", params={"provisional": "true"}).json()
+    order = [p["player_id"] for p in board["players"]]
+    assert len(order) == 4
+    for rank, player in enumerate(order, start=1):
+        page = harness.client.get("/api/leaderboard", params={
+            "player": player, "limit": 3, "provisional": "true"}).json()
+        assert page["offset"] == (rank - 1) // 3 * 3
+        listed = next(p for p in page["players"] if p["player_id"] == player)
+        assert listed["rank"] == rank
+    # Bob is provisional: not on the default board; Cid has no rated game; nobody is
+    for player, provisional in [(bob.player_id, "false"), (cid.player_id, "true"),
+                                ("p_nobody", "true")]:
+        missing = harness.client.get("/api/leaderboard", params={
+            "player": player, "provisional": provisional})
+        assert missing.status_code == 404
+        assert missing.json()["error"] == "not_on_leaderboard"
+    too_long = harness.client.get("/api/leaderboard", params={"player": "p" * 65})
+    assert too_long.status_code == 400 and too_long.json()["error"] == "bad_request"
+
+
 @pytest.mark.parametrize("params", [
     {"limit": 0}, {"limit": LEADERBOARD_MAX + 1}, {"offset": -1}, {"offset": OFFSET_MAX + 1},
     {"limit": "ten"}, {"provisional": "maybe"}])

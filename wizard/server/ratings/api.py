@@ -67,8 +67,24 @@ class RatingRoutes:
                                               f"1-{LEADERBOARD_MAX}")
         if provisional is None:
             return _error(400, "bad_request", "provisional must be true or false")
-        page = await self.store.db.read(
-            lambda conn: profiles.leaderboard(conn, offset, limit, provisional))
+        player = query.get("player")
+        if player is not None and not 0 < len(player) <= NAME_MAX:
+            return _error(400, "bad_request", f"a player id has 1-{NAME_MAX} characters")
+
+        def read(conn: Any) -> dict[str, Any] | None:
+            start = offset
+            if player is not None:  # the page that lists this player, in one read
+                found = profiles.page_of(conn, player, limit, provisional)
+                if found is None or found > OFFSET_MAX:
+                    return None
+                start = found
+            return profiles.leaderboard(conn, start, limit, provisional)
+
+        page = await self.store.db.read(read)
+        if page is None:
+            return _error(404, ErrorCode.NOT_ON_LEADERBOARD.value,
+                          f"{player!r} is not on the leaderboard"
+                          + ("" if provisional else " (provisional ratings are left out)"))
         return _json(page)
 
     async def player(self, request: Request) -> Response:

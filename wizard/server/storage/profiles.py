@@ -47,14 +47,33 @@ def _rating(mu: float, sigma: float, games: int, marks: dict[str, int]) -> dict[
             "provisional": is_provisional(games), "near": near_level(shown, marks)}
 
 
+_SHOWN = "games >= ? AND player_id NOT IN (SELECT player_id FROM accounts WHERE private != 0)"
+
+
+def page_of(conn: sqlite3.Connection, player_id: str, limit: int,
+            provisional: bool = False) -> int | None:
+    """The offset of the leaderboard page of ``limit`` rows that lists ``player_id``
+    (None: not on the board as asked for: unrated, private, or provisional and not
+    asked for)."""
+    floor = 0 if provisional else PROVISIONAL_GAMES
+    row = conn.execute(f"SELECT ordinal FROM ratings WHERE player_id = ? AND {_SHOWN}",
+                       (player_id, floor)).fetchone()
+    if row is None:
+        return None
+    ahead = conn.execute(
+        f"SELECT COUNT(*) FROM ratings WHERE {_SHOWN} AND "
+        "(ordinal > ? OR (ordinal = ? AND player_id < ?))",
+        (floor, row[0], row[0], player_id)).fetchone()[0]
+    return int(ahead) // limit * limit
+
+
 def leaderboard(conn: sqlite3.Connection, offset: int, limit: int,
                 provisional: bool = False) -> dict[str, Any]:
     """A page of rated players (people and bots), best first; provisional ratings only
     with ``provisional``."""
     floor = 0 if provisional else PROVISIONAL_GAMES
     marks = landmarks(conn)
-    shown = ("games >= ? AND player_id NOT IN (SELECT player_id FROM accounts "
-             "WHERE private != 0)")
+    shown = _SHOWN
     rows = conn.execute(
         f"SELECT player_id, name, bot, mu, sigma, games FROM ratings WHERE {shown} "
         "ORDER BY ordinal DESC, player_id LIMIT ? OFFSET ?", (floor, limit, offset)).fetchall()
@@ -150,5 +169,5 @@ def _name_in(recent: list[tuple[Any, ...]], player_id: str) -> str | None:
     return None
 
 
-__all__ = ["HISTORY_POINTS", "RECENT_GAMES", "is_private", "landmarks", "leaderboard", "profile",
-           "resolve"]
+__all__ = ["HISTORY_POINTS", "RECENT_GAMES", "is_private", "landmarks", "leaderboard", "page_of",
+           "profile", "resolve"]
