@@ -57,7 +57,6 @@ if [ "$PPO_GAMES" -gt 0 ]; then
         --lr 2e-4 --heuristic-share 0.5 --past-share 0.2 --eval-every 2000 --eval-games 400
     final="$OUT/ppo/checkpoint"
 fi
-trained=$(( $(date +%s) - started ))
 "$PY" -c 'import sys; from pathlib import Path; from wizard.training.progress import plot_runs
 plot_runs([Path(p) for p in sys.argv[2:]], Path(sys.argv[1]), "imitation, then PPO")' \
     "$OUT/learning_curve.png" "$OUT/imitate" "$OUT/ppo" "$OUT/expert"
@@ -102,39 +101,12 @@ evaluate "$OUT/models" vs_3_random model,random,random,random "$(( EVAL_GAMES / 
 evaluate "$OUT/models" vs_oi model,oi,model,oi "$(( EVAL_GAMES / 2 ))" 11
 evaluated=$(( $(date +%s) - started ))
 
-"$PY" - "$OUT" "$trained" "$evaluated" "$IMITATE_GAMES" "$PPO_GAMES" "$(basename "$(dirname "$final")")" \
-    "TEACHER=$TEACHER LABELLER=$LABELLER EXPERT_GAMES=$EXPERT_GAMES" <<'EOF'
-import json, sys
-from pathlib import Path
-out, _, evaluated, imitate, ppo = sys.argv[1:6]
-knobs = sys.argv[7]
-runs = {}
-for path in sorted(Path(out).glob("eval_*.json")):
-    result = json.loads(path.read_text())
-    seed = 5 if path.stem.startswith("eval_stage_") else 11
-    model = result["agents"][0]
-    mine = [a for a in result["agents"] if a["name"] == model["name"]]  # model,oi,model,oi: 2
-    others = [a for a in result["agents"] if a["name"] != model["name"]]
-    mean_others = sum(a["mean"] for a in others) / len(others)
-    mean_mine = sum(a["mean"] for a in mine) / len(mine)
-    runs[path.stem[5:]] = {
-        "command": f"wizard evaluate --agents {','.join(a['name'] for a in result['agents'])} "
-                   f"--games {result['games']} --seed {seed}",
-        "games": result["games"], "model": model,
-        "others_mean": round(mean_others, 2), "margin": round(mean_mine - mean_others, 2),
-        "intervals_apart": model["ci95"][0] > max(a["ci95"][1] for a in others),
-    }
-stage = sys.argv[6]
-history = json.loads((Path(out) / stage / "checkpoint" / "policy.json").read_text())
-seconds = sum(session["seconds"] for session in history["meta"]["training"])
-card = {"evaluation": runs, "shipped_stage": stage,
-        "recipe": f"scripts/train_default.sh (IMITATE_GAMES={imitate} PPO_GAMES={ppo} {knobs})",
-        "training_seconds": int(seconds), "this_script_run_seconds": int(evaluated),
-        "machine": "2 shared cores (other jobs running), no accelerator"}
-(Path(out) / "card_extra.json").write_text(json.dumps(card, indent=2))
-print(json.dumps({k: v["margin"] for k, v in runs.items()}))
-EOF
-"$PY" -m wizard export "$final" --out "$OUT/models/default.onnx" --card "$OUT/card_extra.json"
+"$PY" -m wizard export "$final" --out "$OUT/models/default.onnx" --evaluations "$OUT" \
+    --note "shipped_stage=$(basename "$(dirname "$final")")" \
+    --note "recipe=scripts/train_default.sh (IMITATE_GAMES=$IMITATE_GAMES PPO_GAMES=$PPO_GAMES \
+TEACHER=$TEACHER LABELLER=$LABELLER EXPERT_GAMES=$EXPERT_GAMES)" \
+    --note "this_script_run_seconds=$evaluated" \
+    --note "machine=2 shared cores (other jobs running), no accelerator"
 mkdir -p "$MODELS"
 cp "$OUT/models/default.onnx" "$OUT/models/default.json" "$MODELS/"
 echo "wrote $MODELS/default.onnx in $(( $(date +%s) - started )) s" >&2

@@ -56,36 +56,11 @@ evaluate 5_players model,heuristic,heuristic,heuristic,heuristic "$(( EVAL_GAMES
 evaluate 6_players model,heuristic,heuristic,heuristic,heuristic,heuristic "$(( EVAL_GAMES / 2 ))"
 evaluate vs_3_random model,random,random,random "$(( EVAL_GAMES / 2 ))"
 evaluate vs_oi model,oi,model,oi "$(( EVAL_GAMES / 2 ))"
-"$PY" - "$OUT" "$(( $(date +%s) - started ))" "$FIRST_GAMES" "$SECOND_GAMES" <<'EOF'
-import json, sys
-from pathlib import Path
-out, seconds, first, second = sys.argv[1:5]
-runs = {}
-for path in sorted(Path(out).glob("eval_*.json")):
-    result = json.loads(path.read_text())
-    model = result["agents"][0]
-    mine = [a for a in result["agents"] if a["name"] == model["name"]]  # model,oi,model,oi: 2
-    others = [a for a in result["agents"] if a["name"] != model["name"]]
-    mean_others = sum(a["mean"] for a in others) / len(others)
-    mean_mine = sum(a["mean"] for a in mine) / len(mine)
-    runs[path.stem[5:]] = {
-        "command": f"wizard evaluate --agents {','.join(a['name'] for a in result['agents'])} "
-                   f"--games {result['games']} --seed 11",
-        "games": result["games"], "model": model,
-        "others_mean": round(mean_others, 2), "margin": round(mean_mine - mean_others, 2),
-        "intervals_apart": model["ci95"][0] > max(a["ci95"][1] for a in others),
-    }
-history = json.loads((Path(out) / "second" / "checkpoint" / "policy.json").read_text())
-trained = sum(s.get("seconds", 0) for s in history["meta"]["training"] if "seconds" in s)
-card = {"evaluation": runs, "shipped_stage": "second",
-        "recipe": f"scripts/train_expert.sh (FIRST_GAMES={first} SECOND_GAMES={second})",
-        "training_seconds": int(trained), "this_script_run_seconds": int(seconds),
-        "machine": "2 shared cores, no accelerator"}
-(Path(out) / "card_extra.json").write_text(json.dumps(card, indent=2))
-print(json.dumps({k: v["margin"] for k, v in runs.items()}))
-EOF
 "$PY" -m wizard export "$OUT/second/checkpoint" --out "$OUT/models/default.onnx" \
-    --card "$OUT/card_extra.json"
+    --evaluations "$OUT" --note "shipped_stage=second" \
+    --note "recipe=scripts/train_expert.sh (FIRST_GAMES=$FIRST_GAMES SECOND_GAMES=$SECOND_GAMES)" \
+    --note "this_script_run_seconds=$(( $(date +%s) - started ))" \
+    --note "machine=2 shared cores, no accelerator"
 if [ "$MODELS" != "$OUT/models" ]; then
     cp "$OUT/models/default.onnx" "$OUT/models/default.json" "$MODELS/"
 fi

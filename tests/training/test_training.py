@@ -153,6 +153,38 @@ def test_the_cli_trains_exports_and_refuses_bad_input(tmp_path: Path,
         main(["train", "imitate", "--out", str(out), "--games", "4", "--hidden", "0"])
 
 
+def test_the_cli_writes_the_evaluations_and_notes_into_the_model_card(
+        imitation_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    model = tmp_path / "models" / "default.onnx"
+    assert main(["export", str(imitation_run / "checkpoint"), "--out", str(model)]) == 0
+    monkeypatch.setenv("WIZARD_MODELS_DIR", str(model.parent))
+    capsys.readouterr()
+    for name, agents in [("four", "model,heuristic,heuristic,heuristic"),
+                         ("pair", "model,random,model,random")]:
+        assert main(["evaluate", "--agents", agents, "--games", "8", "--seed", "4",
+                     "--json", "--quiet"]) == 0
+        (tmp_path / f"eval_{name}.json").write_text(capsys.readouterr().out)
+    assert main(["export", str(imitation_run / "checkpoint"), "--out", str(model),
+                 "--evaluations", str(tmp_path), "--note", "recipe=a script (GAMES=3)"]) == 0
+    card = OnnxPolicy(model).card
+    assert card["recipe"] == "a script (GAMES=3)"
+    assert card["training_seconds"] >= 0
+    four, pair = card["evaluation"]["four"], card["evaluation"]["pair"]
+    assert four["command"] == ("wizard evaluate --agents model,heuristic,heuristic,heuristic "
+                               "--games 8 --seed 4")
+    result = json.loads((tmp_path / "eval_pair.json").read_text())
+    model_seats, random_seats = result["agents"][0::2], result["agents"][1::2]
+    assert len({a["name"] for a in model_seats}) == 1  # its two seats share one name
+    assert pair["margin"] == round((sum(a["mean"] for a in model_seats)
+                                    - sum(a["mean"] for a in random_seats)) / 2, 2)
+    printed = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert printed == {"four": four["margin"], "pair": pair["margin"]}
+    assert main(["export", str(imitation_run / "checkpoint"), "--out", str(model),
+                 "--note", "no equals sign"]) == 2
+    assert "KEY=VALUE" in capsys.readouterr().err
+
+
 def test_the_periodic_evaluation_gives_the_same_numbers_in_worker_processes(
         imitation_run: Path) -> None:
     policy = load_checkpoint(imitation_run / "checkpoint")

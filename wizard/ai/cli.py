@@ -47,7 +47,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         print(f"wizard evaluate: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(result.to_dict()))
+        print(json.dumps({**result.to_dict(), "seed": args.seed}))
     else:
         print(format_table(result))
     return 0

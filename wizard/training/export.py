@@ -10,6 +10,7 @@ commands and duration, the evaluation results and the parity measured.
 
 from __future__ import annotations
 
+import json
 import random
 import tempfile
 from collections.abc import Mapping
@@ -122,6 +123,8 @@ def export_policy(checkpoint: Path, out: Path, *, name: str | None = None,
         "parity": {"observations": len(features), "max_abs_diff": difference,
                    "tolerance": PARITY_TOLERANCE},
         "training": meta.get("training", []),
+        "training_seconds": int(sum(session.get("seconds", 0)
+                                    for session in meta.get("training", []))),
         "evaluation": meta.get("evaluation", {}),
         "checkpoint": str(checkpoint),
     }
@@ -129,6 +132,33 @@ def export_policy(checkpoint: Path, out: Path, *, name: str | None = None,
     write_model_card(out, card)
     OnnxPolicy(out)  # the served loader accepts it
     return card
+
+
+def evaluation_summary(directory: Path) -> dict[str, Any]:
+    """The model card's ``evaluation`` from the ``eval_NAME.json`` files in ``directory``
+    (each the output of ``wizard evaluate --json``, the policy the first agent): for each
+    NAME the command, the policy's result, the mean of the other agents, the policy's
+    margin over them and whether the intervals are apart. The policy may sit at several
+    seats (``model,oi,model,oi``): its result is the first, its margin over their mean."""
+    runs: dict[str, Any] = {}
+    for path in sorted(directory.glob("eval_*.json")):
+        result = json.loads(path.read_text())
+        model = result["agents"][0]
+        mine = [a for a in result["agents"] if a["name"] == model["name"]]
+        others = [a for a in result["agents"] if a["name"] != model["name"]]
+        if not others:
+            raise ExportError(f"{path} has no agent but the policy to compare with")
+        mean_mine = sum(a["mean"] for a in mine) / len(mine)
+        mean_others = sum(a["mean"] for a in others) / len(others)
+        seed = f" --seed {result['seed']}" if "seed" in result else ""
+        runs[path.stem.removeprefix("eval_")] = {
+            "command": f"wizard evaluate --agents {','.join(a['name'] for a in result['agents'])}"
+                       f" --games {result['games']}{seed}",
+            "games": result["games"], "model": model,
+            "others_mean": round(mean_others, 2), "margin": round(mean_mine - mean_others, 2),
+            "intervals_apart": model["ci95"][0] > max(a["ci95"][1] for a in others),
+        }
+    return runs
 
 
 def write_temp_policy(policy: NetPolicy, directory: Path, name: str = "candidate") -> Path:

@@ -20,22 +20,36 @@ def register(sub: Any) -> None:
     parser.add_argument("--out", type=Path, required=True, help="the .onnx file to write")
     parser.add_argument("--name", default=None, help="policy name (default: the file's stem)")
     parser.add_argument("--card", type=Path, default=None,
-                        help="JSON object merged into the model card (e.g. evaluations)")
+                        help="JSON object merged into the model card")
+    parser.add_argument("--evaluations", type=Path, default=None, metavar="DIR",
+                        help="the card's evaluation from DIR/eval_NAME.json (wizard evaluate "
+                             "--json, the policy first); each margin is printed")
+    parser.add_argument("--note", action="append", default=[], metavar="KEY=VALUE",
+                        help="a text field of the card, e.g. recipe=... (repeatable)")
     parser.set_defaults(handler=run_export)
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from .export import ExportError, export_policy
+    from .export import ExportError, evaluation_summary, export_policy
     from .policy import CheckpointError
 
     try:
-        extra = json.loads(args.card.read_text()) if args.card else None
-        if extra is not None and not isinstance(extra, dict):
+        extra: dict[str, Any] = json.loads(args.card.read_text()) if args.card else {}
+        if not isinstance(extra, dict):
             raise ExportError(f"{args.card} must hold a JSON object")
+        for note in args.note:
+            key, equals, value = note.partition("=")
+            if not equals or not key:
+                raise ExportError(f"--note wants KEY=VALUE, got {note!r}")
+            extra[key] = value
+        if args.evaluations is not None:
+            extra["evaluation"] = evaluation_summary(args.evaluations)
         card = export_policy(args.checkpoint, args.out, name=args.name, card_extra=extra)
-    except (CheckpointError, ExportError, OSError, ValueError) as exc:
+    except (CheckpointError, ExportError, OSError, ValueError, KeyError) as exc:
         print(f"wizard export: {exc}", file=sys.stderr)
         return 2
+    if args.evaluations is not None:
+        print(json.dumps({name: run["margin"] for name, run in card["evaluation"].items()}))
     print(f"wrote {args.out} ({card['sizes']['file_bytes']} bytes), parity max abs diff "
           f"{card['parity']['max_abs_diff']:.2g} on {card['parity']['observations']} observations")
     return 0
