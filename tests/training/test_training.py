@@ -28,7 +28,7 @@ from wizard.training.policy import (
     save_checkpoint,
 )
 from wizard.training.ppo import PpoConfig, train_ppo
-from wizard.training.progress import evaluate_against_heuristics
+from wizard.training.progress import curve_series, evaluate_against_heuristics, plot_runs
 
 TINY = ImitationConfig(games=300, hidden=(16,), chunk=50, eval_every=300, eval_games=12,
                        checkpoint_every=100, buffer_rows=50_000)
@@ -183,6 +183,19 @@ def test_the_cli_writes_the_evaluations_and_notes_into_the_model_card(
     assert main(["export", str(imitation_run / "checkpoint"), "--out", str(model),
                  "--note", "no equals sign"]) == 2
     assert "KEY=VALUE" in capsys.readouterr().err
+
+
+def test_the_learning_curve_names_two_runs_of_one_stage_by_their_directories(
+        imitation_run: Path, tmp_path: Path) -> None:
+    for name in ("first", "second"):
+        shutil.copytree(imitation_run, tmp_path / name)
+    games = int(json.loads((imitation_run / "checkpoint" / "policy.json").read_text())
+                ["meta"]["games"])
+    series = curve_series([tmp_path / "first", tmp_path / "second"])
+    assert [(label, shift) for label, _, shift in series] == [
+        ("imitate (first)", 0), ("imitate (second)", games)]
+    assert [label for label, _, _ in curve_series([imitation_run])] == ["imitate"]
+    assert plot_runs([tmp_path / "first", tmp_path / "second"], tmp_path / "c.png", "two")
 
 
 def test_the_periodic_evaluation_gives_the_same_numbers_in_worker_processes(

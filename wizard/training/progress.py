@@ -76,6 +76,24 @@ def plot_learning_curve(out: Path, title: str) -> Path | None:
     return plot_runs([out], out / CURVE_FILE, title)
 
 
+def curve_series(runs: list[Path]) -> list[tuple[str, list[dict[str, Any]], int]]:
+    """The learning curve's series: for each run with an evaluation its label (the stage;
+    with the run's directory when two runs share a stage), its evaluated rows and the
+    games of the runs before it."""
+    series: list[tuple[str, list[dict[str, Any]], int]] = []
+    offset = 0
+    stages = [str(next((r["stage"] for r in read_metrics(run) if "stage" in r), run.name))
+              for run in runs]
+    for run, stage in zip(runs, stages, strict=True):
+        rows = read_metrics(run)
+        points = [r for r in rows if "margin" in r]
+        if points:
+            label = f"{stage} ({run.name})" if stages.count(stage) > 1 else stage
+            series.append((label, points, offset))
+        offset += max((int(r["total_games"]) for r in rows), default=0)
+    return series
+
+
 def plot_runs(runs: list[Path], path: Path, title: str) -> Path | None:
     """One curve over several runs in order (imitation, then PPO): x counts all their games.
 
@@ -86,14 +104,7 @@ def plot_runs(runs: list[Path], path: Path, title: str) -> Path | None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    series: list[tuple[str, list[dict[str, Any]], int]] = []
-    offset = 0
-    for run in runs:
-        rows = read_metrics(run)
-        points = [r for r in rows if "margin" in r]
-        if points:
-            series.append((str(points[0].get("stage", run.name)), points, offset))
-        offset += max((int(r["total_games"]) for r in rows), default=0)
+    series = curve_series(runs)
     if not series:
         return None
     figure, axes = plt.subplots(1, 2, figsize=(11, 4))
