@@ -155,3 +155,33 @@ def test_widening_keeps_the_function_and_refuses_to_narrow(tmp_path: Path) -> No
                  "--eval-every", "100", "--eval-games", "4", "--quiet"]) == 0
     policy = load_checkpoint(out / "checkpoint")
     assert isinstance(policy, NetPolicy) and policy.net.hidden == (320, 256)
+
+
+def test_costly_card_decisions_weigh_more_in_the_imitation_loss() -> None:
+    shipped = Path("models/default.onnx")
+    config = TeacherConfig("oi", keep_plays=1.0, explore_bids=0.0, learner_seats=0.5,
+                           opponents=("heuristic",), cost_weight=1.0)
+    rows = play_teacher_games(config, 2, seed=9, learner=shipped)
+    cost = rows["cost"].astype(np.float32)
+    cards = rows["imitate"] & (rows["masks"].sum(1) > 1)
+    assert (cost[~rows["imitate"]] == 1.0).all()  # bids are not weighed
+    assert (cost[cards] >= 1.0).all() and cost[cards].max() > 2.0  # some choices cost much
+    assert len(np.unique(cost[cards])) > 5
+    plain = play_teacher_games(dataclasses.replace(config, cost_weight=0.0), 2, seed=9,
+                               learner=shipped)
+    assert (plain["cost"] == 1.0).all()
+    assert np.array_equal(plain["targets"], rows["targets"])  # the same labels, reweighed
+    # the loss is the cost-weighted mean: a row of cost 3 counts as three rows of cost 1
+    batch = {k: v[cards][:8] for k, v in rows.items()}
+    batch["features"] = batch["features"].astype(np.float32)
+    batch["cost"] = np.array([3, 1, 1, 1, 1, 1, 1, 1], np.float16)
+    costly = NetPolicy(hidden=(16,), seed=2).update(batch)["imitation_loss"]
+    repeated = {k: np.concatenate([v[:1], v[:1], v]) for k, v in batch.items()}
+    repeated["cost"] = np.ones(10, np.float16)
+    same = NetPolicy(hidden=(16,), seed=2).update(repeated)["imitation_loss"]
+    assert costly == pytest.approx(same, rel=1e-5)
+    batch["cost"] = np.ones(8, np.float16)
+    assert NetPolicy(hidden=(16,), seed=2).update(batch)["imitation_loss"] != pytest.approx(
+        same, rel=1e-3)
+    with pytest.raises(ValueError, match="action_scores"):
+        play_teacher_games(TeacherConfig("heuristic", cost_weight=1.0), 1, seed=1)

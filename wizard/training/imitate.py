@@ -52,6 +52,7 @@ class ImitationConfig:
     widen: tuple[int, ...] = ()  # wider hidden layers for the ``init`` net (`widen`)
     card_sense: bool = False  # the net reads the card-sense features (`card_sense`)
     opponents: tuple[str, ...] = ()
+    cost_weight: float = 0.0  # > 0: card rows weighted by the teacher's spread (teacher.py)
 
 
 class ReplayBuffer:
@@ -140,7 +141,8 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
         policy = run.policy
     teacher = TeacherConfig(config.teacher, config.explore_bids, config.keep_plays,
                             labeller=config.labeller, soft_temperature=config.soft_temperature,
-                            learner_seats=config.learner_seats, opponents=config.opponents)
+                            learner_seats=config.learner_seats, opponents=config.opponents,
+                            cost_weight=config.cost_weight)
     learner = LearnerFiles(out / "learner", policy, keep=config.workers + 1) \
         if config.learner_seats > 0 else None
     buffer = ReplayBuffer(config.buffer_rows)

@@ -254,8 +254,9 @@ class NetPolicy(Policy):
                 best = targets.argmax(-1)  # the label's best (the learner's own move differs)
             else:
                 nll = -logp_all.gather(1, actions).squeeze(1)
-            count = weight.sum().clamp(min=1.0)
-            imitation_loss = (nll * weight).sum() / count
+            # each row by its cost (teacher.py: the spread of the teacher's values), a mean
+            costed = weight * t["cost"].float() if "cost" in t else weight
+            imitation_loss = (nll * costed).sum() / costed.sum().clamp(min=1e-6)
             # agreement: over the decisions with a choice (a forced card agrees trivially)
             chosen = weight * (t["masks"].sum(-1) > 1).float()
             agree = ((logp_all.argmax(-1) == best).float() * chosen).sum() / chosen.sum().clamp(

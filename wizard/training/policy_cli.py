@@ -54,6 +54,10 @@ def register(trainers: Any) -> None:
                               "kept card decisions as soft targets, and whose choice is played")
     imitate.add_argument("--soft-temperature", type=float, default=5.0,
                          help="of the labeller's soft targets, in round points")
+    imitate.add_argument("--cost-weight", type=float, default=0.0,
+                         help="weigh each card row by 1 + this x the spread of the teacher's "
+                              "(or labeller's) values / 10 points: costly choices count more "
+                              "(needs action_scores: oi, search)")
     imitate.add_argument("--widen", type=_hidden, default=(),
                          help="with --init: widen its hidden layers to these sizes, the same "
                               "function to start from (Net2Net), e.g. 512,512")
@@ -119,7 +123,7 @@ def run_imitate(args: argparse.Namespace) -> int:
         eval_every=args.eval_every, eval_games=args.eval_games, workers=args.workers,
         seed=args.seed, labeller=args.labeller, soft_temperature=args.soft_temperature,
         learner_seats=args.learner_seats, opponents=args.opponents, widen=args.widen,
-        card_sense=args.card_sense)
+        card_sense=args.card_sense, cost_weight=args.cost_weight)
     return _run("imitate", lambda: train_imitation(
         args.out, config, resume=args.resume, command=command_line("wizard train imitate"),
         progress=not args.quiet, init=args.init))

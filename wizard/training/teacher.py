@@ -15,6 +15,11 @@ Rows (numpy arrays, one per kept decision):
   target over the candidates it valued, ``softmax(value / soft_temperature)``
   (values in round points; the labeller's best candidate is then played);
 - ``imitate`` bool — the policy head learns this action (cards and trump only);
+- ``cost`` float16 — the row's weight in the imitation loss: 1, or with
+  ``cost_weight`` c for a card decision with a choice ``1 + c · spread / 10``,
+  ``spread`` the teacher's (or labeller's) best candidate's expected round points
+  minus its worst (``action_scores``): a decision where the wrong card costs much
+  counts more than one where every card is as good (cost-sensitive imitation);
 - ``tricks`` int8 — tricks the seat ends the round with; ``returns`` float32 —
   its score change of the round / 100.
 
@@ -52,7 +57,7 @@ from wizard.ai.policy import with_bid
 from wizard.ai.registry import make_agent
 from wizard.engine import Bid, GameOptions, Observation, Phase, RoundCompleted, WizardGame
 
-ROW_KEYS = ("features", "masks", "actions", "targets", "imitate", "tricks", "returns")
+ROW_KEYS = ("features", "masks", "actions", "targets", "imitate", "cost", "tricks", "returns")
 Rows = dict[str, np.ndarray]
 
 
@@ -66,6 +71,7 @@ class TeacherConfig:
     soft_temperature: float = 5.0  # points
     learner_seats: float = 0.0  # share of the seats the learner plays (0: the teacher's games)
     opponents: tuple[str, ...] = ()  # agents of the learner's other seats (default: teacher)
+    cost_weight: float = 0.0  # > 0: card rows weighted by the spread of the teacher's values
 
 
 class Labeller(Protocol):
@@ -116,6 +122,11 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int,
         labeller = cast(Labeller, make_agent(config.labeller, seed=seed))
         if not hasattr(labeller, "action_scores"):
             raise ValueError(f"{config.labeller!r} gives no action_scores to label with")
+    valuer = labeller
+    if config.cost_weight > 0 and valuer is None:
+        if not hasattr(agent, "action_scores"):
+            raise ValueError(f"{config.teacher!r} gives no action_scores to weigh rows by")
+        valuer = cast(Labeller, agent)
     playing = learner is not None and config.learner_seats > 0
     model = make_agent("model", seed=seed, model_path=learner) if playing else agent
     others = {name: make_agent(name, seed=seed) for name in config.opponents or
@@ -132,7 +143,7 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int,
                        for s in range(players)] if playing else [agent] * players
         for other in {id(a): a for a in seat_agents if a is not agent}.values():
             other.reset(rng.getrandbits(63))
-        pending: list[tuple[int, np.ndarray, np.ndarray, int, np.ndarray, bool]] = []
+        pending: list[tuple[int, np.ndarray, np.ndarray, int, np.ndarray, bool, float]] = []
         while not game.is_finished:
             seat = game.current_player
             assert seat is not None
@@ -150,9 +161,13 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int,
             if learns[seat] and (bidding or rng.random() < config.keep_plays):
                 target = np.zeros(ActionSpace.SIZE, np.float32)
                 scores: dict[int, float] = {}
-                if labeller is not None and not bidding and len(obs.legal_actions) > 1:
-                    scores = labeller.action_scores(obs)
-                if len(scores) > 1:
+                if valuer is not None and not bidding and len(obs.legal_actions) > 1:
+                    scores = valuer.action_scores(obs)
+                cost = 1.0
+                if config.cost_weight > 0 and len(scores) > 1:
+                    spread = max(scores.values()) - min(scores.values())
+                    cost += config.cost_weight * spread / 10.0
+                if labeller is not None and len(scores) > 1:
                     target = soft_target(scores, config.soft_temperature)
                     if not playing:  # the teacher's games follow the labeller
                         index = max(scores, key=lambda a: (scores[a], a == index))
@@ -167,16 +182,17 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int,
                 if bidding:
                     features = with_bid(features, np.array([index]))
                 pending.append((seat, features[0].astype(np.float16), ActionSpace.mask(obs),
-                                index, target.astype(np.float16), not bidding))
+                                index, target.astype(np.float16), not bidding, cost))
             for event in game.apply(seat, action):
                 if isinstance(event, RoundCompleted):
                     result = event.result
-                    for who, features, mask, chosen, target, imitate in pending:
+                    for who, features, mask, chosen, target, imitate, cost in pending:
                         out["features"].append(features)
                         out["masks"].append(mask)
                         out["actions"].append(chosen)
                         out["targets"].append(target)
                         out["imitate"].append(imitate)
+                        out["cost"].append(cost)
                         out["tricks"].append(result.tricks[who])
                         out["returns"].append(result.score_changes[who] / 100.0)
                     pending = []
@@ -186,6 +202,7 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int,
         "actions": np.asarray(out["actions"], np.int16),
         "targets": np.stack(out["targets"]).astype(np.float16),  # type: ignore[arg-type]
         "imitate": np.asarray(out["imitate"], np.bool_),
+        "cost": np.asarray(out["cost"], np.float16),
         "tricks": np.asarray(out["tricks"], np.int8),
         "returns": np.asarray(out["returns"], np.float32),
     }
