@@ -41,6 +41,12 @@ VARIANTS: dict[str, tuple[dict[str, Any], float]] = {
                   "min_ess": 0.1}, 0.5),
     "plays1o8": ({"worlds": 32, "inference": 5.0, "plays": 0.1, "oversample": 8,
                   "min_ess": 0.1}, 0.5),
+    "plays3o8w64": ({"worlds": 64, "inference": 5.0, "plays": 0.3, "oversample": 8,
+                     "min_ess": 0.1}, 0.5),
+    "plays3o8p65": ({"worlds": 32, "inference": 5.0, "plays": 0.3, "oversample": 8,
+                     "min_ess": 0.1}, 0.65),
+    "plays3o8p35": ({"worlds": 32, "inference": 5.0, "plays": 0.3, "oversample": 8,
+                     "min_ess": 0.1}, 0.35),
 }
 
 

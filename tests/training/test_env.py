@@ -53,7 +53,8 @@ def test_vector_env_steps_many_games_and_restarts_finished_ones() -> None:
         actions = [int(rng.choice(np.flatnonzero(m))) for m in step.masks]
         step = env.step(actions)
         rewards_by_game += step.rewards
-        for i in np.flatnonzero(step.dones):
+        for done in np.flatnonzero(step.dones):
+            i = int(done)
             final = step.final_scores[i]
             assert final is not None
             assert rewards_by_game[i, : len(final)] == pytest.approx(np.array(final) / 100)
