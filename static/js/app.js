@@ -1,6 +1,6 @@
 // Entry point: name, connection (hello with the saved token), connection state, routing.
 
-import {h, mount, toast} from "./dom.js";
+import {h, keepInputs, mount, toast} from "./dom.js";
 import {errorText} from "./errors.js";
 import {LANGUAGES, language, languageEvents, setLanguage, t, translatePage} from "./i18n.js";
 import {ACCOUNT_KEY, accountName, accountPanel, loginForm} from "./account.js";
@@ -272,9 +272,16 @@ function relabel() {
   connBox.querySelector(".conn-text").textContent = t(connKey);
   if (store.me) showMe();
   if (!current) {
-    if (!localStorage.getItem(NAME_KEY)) askName();
+    if (!localStorage.getItem(NAME_KEY)) {
+      const restore = keepInputs(main);
+      const opened = main.querySelector("details.login-panel[open]");
+      askName();
+      if (opened) main.querySelector("details.login-panel").open = true;
+      restore();
+    }
     return;
   }
+  const restore = keepInputs(main);
   if (current.view.relabel) {
     current.view.relabel();
   } else {
@@ -283,6 +290,7 @@ function relabel() {
     main.replaceChildren();
     current.view.mount(main);
   }
+  restore();
   ctx.tutorial.relabel();
   ctx.tutorial.follow(current.key, main);
 }

@@ -116,3 +116,29 @@ export function formatClock(ms) {
   const minutes = Math.floor(total / 60);
   return `${minutes}:${String(total % 60).padStart(2, "0")}`;
 }
+
+/** What the user has typed or chosen in `root`'s form fields (those with an id), and which
+ * of them has the focus; the returned function puts it back into a redrawn `root` (same
+ * ids), firing "input" and "change" so that the view's own state follows. A language
+ * switch redraws a view this way without losing a half-filled form. */
+export function keepInputs(root) {
+  const fields = [...root.querySelectorAll("input[id], select[id], textarea[id]")]
+    .filter((el) => el.type !== "hidden" && el.type !== "file")
+    .map((el) => ({id: el.id, checkable: el.type === "checkbox" || el.type === "radio",
+                   value: el.value, checked: el.checked}));
+  const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.id : "";
+  return () => {
+    for (const field of fields) {
+      const el = root.querySelector(`#${CSS.escape(field.id)}`);
+      if (!el || el.disabled) continue;
+      if (field.checkable ? el.checked === field.checked : el.value === field.value) continue;
+      if (field.checkable) el.checked = field.checked;
+      else if (el.tagName === "SELECT" && ![...el.options].some((o) => o.value === field.value)) continue;
+      else el.value = field.value;
+      el.dispatchEvent(new Event("input", {bubbles: true}));
+      el.dispatchEvent(new Event("change", {bubbles: true}));
+    }
+    const again = focused && root.querySelector(`#${CSS.escape(focused)}`);
+    if (again) again.focus({preventScroll: true});
+  };
+}

@@ -189,6 +189,31 @@ def test_the_language_chosen_in_the_header_outlasts_a_reload_and_keeps_the_game(
     expect(page.locator("html")).to_have_attribute("lang", "en")
 
 
+def test_a_language_switch_keeps_what_was_typed_and_chosen(
+        open_page: Callable[..., Page]) -> None:
+    page = open_page(None, locale="en-US")
+    page.fill("#name-input", "Halbfertig")
+    page.select_option("#lang", "de")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    german = json.loads((I18N / "de.json").read_text())
+    expect(page.locator("label[for='name-input']")).to_have_text(german["welcome.nameLabel"])
+    expect(page.locator("#name-input")).to_have_value("Halbfertig")
+    expect(page.locator("#name-input")).to_be_focused()
+    page.select_option("#lang", "en")
+    page.fill("#name-input", "Quirin")
+    page.press("#name-input", "Enter")
+    expect(page.locator("#join-id")).to_be_visible()
+    # the lobby's forms: half filled in English, still so in German
+    page.fill("#join-id", "t_halfway")
+    page.select_option("#bots-level", "hard")
+    page.select_option("#create-players", "5")
+    page.select_option("#lang", "de")
+    expect(page.locator(".topnav")).to_contain_text("Regeln")
+    expect(page.locator("#join-id")).to_have_value("t_halfway")
+    expect(page.locator("#bots-level")).to_have_value("hard")
+    expect(page.locator("#create-players")).to_have_value("5")
+
+
 def test_the_tutorial_speaks_german(open_page: Callable[..., Page]) -> None:
     seen: set[str] = set()
     page = open_page("Zora", locale="de-DE")
