@@ -69,3 +69,40 @@ def test_trump_round_and_turn_stay_in_view_on_a_phone(
     check_in_view(page, f"{where}, scrolled to the chat")
     page.evaluate("window.scrollTo(0, 0)")
     expect(page.locator(".turn-strip")).to_be_hidden()  # the felt shows it all again
+
+
+#: how many lines the first match of ``pattern`` in ``selector``'s text takes on screen
+LINES_OF = """([selector, pattern]) => {
+  const el = document.querySelector(selector);
+  if (!el) return -1;
+  const match = new RegExp(pattern).exec(el.textContent);
+  if (!match) return -2;
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  let at = 0, start = match.index, end = match.index + match[0].length;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const length = node.textContent.length;
+    if (start >= at && start <= at + length) range.setStart(node, start - at);
+    if (end >= at && end <= at + length) { range.setEnd(node, end - at); break; }
+    at += length;
+  }
+  return new Set([...range.getClientRects()].filter((r) => r.width > 0)
+    .map((r) => Math.round(r.top))).size;
+}"""
+
+
+def test_the_round_caption_wraps_between_its_phrases_on_a_german_phone(
+        open_page: Callable[..., Page]) -> None:
+    page = open_page("Handy", viewport=(390, 844), has_touch=True, is_mobile=True,
+                     locale="de-DE")
+    play_bots(page, players=5, level="easy")
+    autoplay_to_round(page, 3)
+    page.locator(".bid-btn:not([disabled])").first.tap()
+    expect(page.locator(".felt-top .round-info")).to_contain_text("Stich", timeout=15_000)
+    expect(page.locator("#bid-total")).to_contain_text(")")
+    for selector, phrase in [(".felt-top .round-info", r"Runde \d+ von \d+"),
+                             (".felt-top .round-info", r"Stich \d+ von \d+"),
+                             ("#bid-total", r"\((\d+ drüber|\d+ drunter|geht auf)\)")]:
+        assert page.evaluate(LINES_OF, [selector, phrase]) == 1, (
+            f"{phrase!r} is broken across lines in {selector}: "
+            f"{page.locator(selector).inner_text()!r}")
