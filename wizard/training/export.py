@@ -109,8 +109,10 @@ def export_policy(checkpoint: Path, out: Path, *, name: str | None = None,
         "trained": True,
         "architecture": f"mlp {FEATURE_SIZE}{' + card sense 243' if net.sense else ''}-"
                         f"{'-'.join(map(str, net.hidden))} "
-                        f"heads: policy {ActionSpace.SIZE}, tricks 21, value 1",
+                        f"heads: policy {ActionSpace.SIZE}, tricks 21, value 1"
+                        f"{f', card head {net.card_head} a card' if net.card_head else ''}",
         "card_sense": net.sense,
+        "card_head": net.card_head,
         "sizes": {"features": FEATURE_SIZE, "actions": ActionSpace.SIZE, "tricks": 21,
                   "hidden": list(net.hidden), "parameters": params,
                   "file_bytes": out.stat().st_size},

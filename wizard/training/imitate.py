@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from tqdm import tqdm
 
+from .card_head import new_card_head
 from .export import write_temp_policy
 from .network import PolicyNet
 from .onnx_graphs import add_card_sense, widen
@@ -53,6 +54,7 @@ class ImitationConfig:
     card_sense: bool = False  # the net reads the card-sense features (`card_sense`)
     opponents: tuple[str, ...] = ()
     cost_weight: float = 0.0  # > 0: card rows weighted by the teacher's spread (teacher.py)
+    card_head: int = 0  # > 0: the ``init`` net gains a card head of this size (`card_head`)
 
 
 class ReplayBuffer:
@@ -120,20 +122,24 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
         if not isinstance(loaded, NetPolicy):
             raise ValueError(f"imitation trains a NetPolicy, not {loaded.type_name}")
         policy = loaded
-        if config.widen or (config.card_sense and not policy.net.sense):
+        adds_head = config.card_head > 0 and not policy.net.card_head
+        if config.widen or (config.card_sense and not policy.net.sense) or adds_head:
             weights = policy.net.to_weights()
             if config.widen:
                 weights = widen(weights, config.widen, seed=config.seed)
             if config.card_sense and not policy.net.sense:
                 weights = add_card_sense(weights)
+            if adds_head:
+                weights = replace(weights, cards=new_card_head(
+                    weights.trunk[-1][0].shape[1], config.card_head, seed=config.seed))
             net = PolicyNet.from_weights(weights)
             policy = NetPolicy(hidden=net.hidden, lr=config.lr, seed=config.seed,
-                               sense=net.sense)
+                               sense=net.sense, card_head=net.card_head)
             policy.net.load_state_dict(net.state_dict())
         policy.set_lr(config.lr)
     elif run.policy is None:
         policy = NetPolicy(hidden=config.hidden, lr=config.lr, seed=config.seed,
-                           sense=config.card_sense)
+                           sense=config.card_sense, card_head=config.card_head)
     elif done >= config.games:  # already complete: nothing to add to its history
         return checkpoint
     else:

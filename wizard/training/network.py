@@ -19,6 +19,7 @@ from wizard.ai.encoding import BLOCKS, FEATURE_SIZE, ActionSpace
 from wizard.ai.policy import TRICKS_SIZE
 
 from . import card_sense
+from .card_head import CARD_SENSES, CardHeadWeights
 from .card_sense import CARD_ACTIONS, SENSED_SIZE, STATES
 from .onnx_graphs import ROUND_FEATURE, MlpWeights
 
@@ -26,14 +27,20 @@ MASKED = -1e9
 
 
 class PolicyNet(nn.Module):
-    """With ``sense`` the trunk reads the card-sense features (`card_sense`) beside the 315."""
+    """With ``sense`` the trunk reads the card-sense features (`card_sense`) beside the 315;
+    with ``card_head`` > 0 (and ``sense``) a card head of that many units a card adds its
+    scores to the cards' logits (`card_head`)."""
 
-    def __init__(self, hidden: Sequence[int] = (256, 256), sense: bool = False) -> None:
+    def __init__(self, hidden: Sequence[int] = (256, 256), sense: bool = False,
+                 card_head: int = 0) -> None:
         super().__init__()
         if not hidden or any(h <= 0 for h in hidden):
             raise ValueError(f"hidden sizes must be positive and at least one, got {hidden}")
+        if card_head and not sense:
+            raise ValueError("the card head reads the card-sense features: it needs sense")
         self.hidden = tuple(int(h) for h in hidden)
         self.sense = bool(sense)
+        self.card_head = int(card_head)
         sizes = [SENSED_SIZE if sense else FEATURE_SIZE, *self.hidden]
         for name, table in (("sense_higher", card_sense.HIGHER), ("sense_suits", card_sense.SUITS),
                             ("sense_beats", card_sense.BEATS),
@@ -44,6 +51,12 @@ class PolicyNet(nn.Module):
         self.policy_head = nn.Linear(width, ActionSpace.SIZE)
         self.tricks_head = nn.Linear(width, TRICKS_SIZE)
         self.value_head = nn.Linear(width, 1)
+        if self.card_head:
+            k = self.card_head
+            self.card_query = nn.Linear(width, k)
+            self.card_reads = nn.Parameter(torch.zeros(CARD_SENSES, k))
+            self.card_embed = nn.Parameter(torch.zeros(60, k))
+            self.card_out = nn.Linear(k, 1)
         counts = torch.arange(TRICKS_SIZE, dtype=torch.float32)[None, :]
         self.register_buffer("trick_counts", counts, persistent=False)
         self.trick_counts: torch.Tensor  # the buffer (the class attribute is typed as a Module)
@@ -51,11 +64,21 @@ class PolicyNet(nn.Module):
     def forward(self, features: torch.Tensor, mask: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Masked policy logits ``[N, 85]``, masked tricks logits ``[N, 21]``, value ``[N]``."""
-        h = torch.cat([features, self.card_sense(features, mask)], 1) if self.sense else features
+        sense = self.card_sense(features, mask) if self.sense else None
+        h = torch.cat([features, sense], 1) if sense is not None else features
         for layer in self.trunk:
             h = torch.relu(layer(h))
         masked = torch.tensor(MASKED, dtype=h.dtype)
-        policy = torch.where(mask, self.policy_head(h), masked)
+        logits = self.policy_head(h)
+        if self.card_head and sense is not None:
+            per_card = sense[:, :CARD_SENSES * 60].reshape(-1, CARD_SENSES, 60).transpose(1, 2)
+            units = torch.relu(self.card_query(h)[:, None, :] + per_card @ self.card_reads
+                               + self.card_embed)
+            scores = self.card_out(units).squeeze(-1)
+            start, stop = CARD_ACTIONS.start, CARD_ACTIONS.stop
+            logits = torch.cat([logits[:, :start], logits[:, start:stop] + scores,
+                                logits[:, stop:]], 1)
+        policy = torch.where(mask, logits, masked)
         cards = features[:, ROUND_FEATURE:ROUND_FEATURE + 1] * 20.0 + 0.5
         possible = self.trick_counts < cards
         tricks = torch.where(possible, self.tricks_head(h), masked)
@@ -89,10 +112,18 @@ class PolicyNet(nn.Module):
     @classmethod
     def from_weights(cls, weights: MlpWeights) -> PolicyNet:
         """A net holding ``weights`` (as `to_weights` gives them, or `weights_from_onnx`)."""
+        cards = weights.cards
         net = cls(tuple(w.shape[1] for w, _ in weights.trunk),
-                  sense=weights.trunk[0][0].shape[0] == SENSED_SIZE)
+                  sense=weights.trunk[0][0].shape[0] == SENSED_SIZE,
+                  card_head=cards.size if cards is not None else 0)
         layers = [*net.trunk, net.policy_head, net.tricks_head, net.value_head]
         pairs = [*weights.trunk, weights.policy, weights.tricks, weights.value]
+        if cards is not None:
+            layers += [net.card_query, net.card_out]
+            pairs += [cards.query, cards.out]
+            with torch.no_grad():
+                net.card_reads.copy_(torch.from_numpy(cards.reads))
+                net.card_embed.copy_(torch.from_numpy(cards.embed))
         with torch.no_grad():
             for layer, (weight, bias) in zip(layers, pairs, strict=True):
                 if layer.weight.shape != (weight.shape[1], weight.shape[0]):
@@ -109,5 +140,12 @@ class PolicyNet(nn.Module):
             return (layer.weight.detach().numpy().T.astype(np.float32).copy(),
                     layer.bias.detach().numpy().astype(np.float32).copy())
 
+        cards = None
+        if self.card_head:
+            cards = CardHeadWeights(pair(self.card_query),
+                                    self.card_reads.detach().numpy().astype(np.float32).copy(),
+                                    self.card_embed.detach().numpy().astype(np.float32).copy(),
+                                    pair(self.card_out))
         return MlpWeights([pair(layer) for layer in self.trunk],  # type: ignore[arg-type]
-                          pair(self.policy_head), pair(self.tricks_head), pair(self.value_head))
+                          pair(self.policy_head), pair(self.tricks_head), pair(self.value_head),
+                          cards)

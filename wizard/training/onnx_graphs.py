@@ -37,6 +37,7 @@ from wizard.ai.policy import TRICKS_SIZE
 from wizard.engine.cards import NUM_CARDS
 
 from . import card_sense
+from .card_head import CardHeadWeights, card_head_nodes
 from .card_sense import CARD_ACTIONS, SENSE_SIZE, SENSED_SIZE, STATES
 
 #: the size the first shipped policy is expected to have (used by the pool benchmark)
@@ -49,12 +50,14 @@ Array = npt.NDArray[np.float32]
 
 @dataclass(frozen=True)
 class MlpWeights:
-    """Weights as ``(in, out)`` matrices and biases: trunk layers, then the three heads."""
+    """Weights as ``(in, out)`` matrices and biases: trunk layers, then the three heads, and
+    the card head (`card_head`; only with card sense) if the net has one."""
 
     trunk: list[tuple[Array, Array]]
     policy: tuple[Array, Array]
     tricks: tuple[Array, Array]
     value: tuple[Array, Array]
+    cards: CardHeadWeights | None = None
 
 
 def random_weights(hidden: Sequence[int], *, seed: int, inputs: int = FEATURE_SIZE,
@@ -139,7 +142,7 @@ def add_card_sense(weights: MlpWeights) -> MlpWeights:
                          f"the {FEATURE_SIZE} features")
     zeros = np.zeros((SENSE_SIZE, first.shape[1]), np.float32)
     return MlpWeights([(np.vstack([first, zeros]), bias), *weights.trunk[1:]], weights.policy,
-                      weights.tricks, weights.value)
+                      weights.tricks, weights.value, weights.cards)
 
 
 def mlp_policy(weights: MlpWeights, *, name: str = "mlp_policy") -> onnx.ModelProto:
@@ -164,6 +167,10 @@ def mlp_policy(weights: MlpWeights, *, name: str = "mlp_policy") -> onnx.ModelPr
     current = "features"
     if weights.trunk[0][0].shape[0] == SENSED_SIZE:
         current = _card_sense_nodes(nodes, const)
+    elif weights.cards is not None:
+        raise ValueError("the card head reads the card-sense features: a net without them "
+                         "cannot have one")
+    sensed = current
     for index, layer in enumerate(weights.trunk):
         out = gemm(current, layer, f"trunk{index}")
         nodes.append(helper.make_node("Relu", [out], [f"h{index}"]))
@@ -171,6 +178,10 @@ def mlp_policy(weights: MlpWeights, *, name: str = "mlp_policy") -> onnx.ModelPr
     const("masked", np.array(-1e9, np.float32))
     actions = weights.policy[0].shape[1]
     policy_logits = gemm(current, weights.policy, "policy")
+    if weights.cards is not None:
+        cards = card_head_nodes(nodes, const, current, sensed, weights.cards)
+        nodes.append(helper.make_node("Add", [policy_logits, cards], ["policy_and_cards"]))
+        policy_logits = "policy_and_cards"
     if actions == ActionSpace.SIZE:
         nodes.append(helper.make_node("Where", ["mask", policy_logits, "masked"], ["legal_logits"]))
         policy_logits = "legal_logits"
@@ -234,7 +245,11 @@ def weights_from_onnx(path: Path) -> MlpWeights:
         trunk.append(layer(f"trunk{index}"))
     if not trunk:
         raise ValueError(f"{path} is not an MLP policy graph: it has no trunk layer")
-    return MlpWeights(trunk, layer("policy"), layer("tricks"), layer("value"))
+    cards = None
+    if "card_query_w" in arrays:
+        cards = CardHeadWeights(layer("card_query"), arrays["card_reads"], arrays["card_embed"],
+                                layer("card_out"))
+    return MlpWeights(trunk, layer("policy"), layer("tricks"), layer("value"), cards)
 
 
 def widen(weights: MlpWeights, hidden: Sequence[int], *, seed: int = 0,
@@ -248,6 +263,8 @@ def widen(weights: MlpWeights, hidden: Sequence[int], *, seed: int = 0,
     """
     if len(hidden) != len(weights.trunk):
         raise ValueError(f"cannot widen {len(weights.trunk)} hidden layers to {len(hidden)}")
+    if weights.cards is not None:
+        raise ValueError("cannot widen a net with a card head: widen first, then add the head")
     rng = np.random.default_rng(seed)
     trunk = [(w.copy(), b.copy()) for w, b in weights.trunk]
     heads = [weights.policy, weights.tricks, weights.value]

@@ -151,13 +151,14 @@ class NetPolicy(Policy):
 
     def __init__(self, hidden: tuple[int, ...] | list[int] = (256, 256), lr: float = 1e-3,
                  clip: float = 0.2, entropy: float = 0.01, value_weight: float = 0.5,
-                 tricks_weight: float = 1.0, seed: int = 0, sense: bool = False) -> None:
+                 tricks_weight: float = 1.0, seed: int = 0, sense: bool = False,
+                 card_head: int = 0) -> None:
         torch.manual_seed(seed)
-        self.net = PolicyNet(tuple(hidden), sense=sense)
+        self.net = PolicyNet(tuple(hidden), sense=sense, card_head=card_head)
         self.hyper: dict[str, Any] = {"hidden": list(self.net.hidden), "lr": lr, "clip": clip,
                                       "entropy": entropy, "value_weight": value_weight,
                                       "tricks_weight": tricks_weight, "seed": seed,
-                                      "sense": sense}
+                                      "sense": sense, "card_head": card_head}
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=lr)
 
     def config(self) -> dict[str, Any]:

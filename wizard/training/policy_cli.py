@@ -58,6 +58,11 @@ def register(trainers: Any) -> None:
                          help="weigh each card row by 1 + this x the spread of the teacher's "
                               "(or labeller's) values / 10 points: costly choices count more "
                               "(needs action_scores: oi, search)")
+    imitate.add_argument("--card-head", type=int, default=0, metavar="UNITS",
+                         help="a card head of this many units a card (e.g. 64): one small "
+                              "network shared by the 60 cards scores each card to play; added "
+                              "to an --init net with zero output, the same function to start "
+                              "from (needs card sense)")
     imitate.add_argument("--widen", type=_hidden, default=(),
                          help="with --init: widen its hidden layers to these sizes, the same "
                               "function to start from (Net2Net), e.g. 512,512")
@@ -123,7 +128,7 @@ def run_imitate(args: argparse.Namespace) -> int:
         eval_every=args.eval_every, eval_games=args.eval_games, workers=args.workers,
         seed=args.seed, labeller=args.labeller, soft_temperature=args.soft_temperature,
         learner_seats=args.learner_seats, opponents=args.opponents, widen=args.widen,
-        card_sense=args.card_sense, cost_weight=args.cost_weight)
+        card_sense=args.card_sense, cost_weight=args.cost_weight, card_head=args.card_head)
     return _run("imitate", lambda: train_imitation(
         args.out, config, resume=args.resume, command=command_line("wizard train imitate"),
         progress=not args.quiet, init=args.init))

@@ -93,7 +93,7 @@ def load_init(path: Path) -> tuple[Policy, list[dict[str, Any]]]:
         net = PolicyNet.from_weights(weights_from_onnx(path))
     except ValueError as exc:
         raise CheckpointError(f"cannot start from {path}: {exc}") from exc
-    policy = NetPolicy(hidden=net.hidden, sense=net.sense)
+    policy = NetPolicy(hidden=net.hidden, sense=net.sense, card_head=net.card_head)
     policy.net.load_state_dict(net.state_dict())
     history = [entry for entry in card.get("training", []) if isinstance(entry, dict)]
     return policy, [*history, {"stage": "exported", "file": str(path),
