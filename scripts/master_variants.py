@@ -47,6 +47,8 @@ VARIANTS: dict[str, tuple[dict[str, Any], float]] = {
                      "min_ess": 0.1}, 0.65),
     "plays3o8p35": ({"worlds": 32, "inference": 5.0, "plays": 0.3, "oversample": 8,
                      "min_ess": 0.1}, 0.35),
+    "plays3o8p20": ({"worlds": 32, "inference": 5.0, "plays": 0.3, "oversample": 8,
+                     "min_ess": 0.1}, 0.2),
 }
 
 

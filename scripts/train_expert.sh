@@ -5,6 +5,8 @@
 #      labelled by OI's choice in its place, its tricks head learns from its own games;
 #   2. the same, widened to 512,512 and reading the card-sense features (both start as
 #      the same function), four passes over the data a chunk;
+#   3. (THIRD_GAMES > 0, not in the shipped v2) the same with a card head of 64 units
+#      (docs/policy.md), learning rate 2e-4; the third stage then ships;
 # then export (with the parity check), duplicate evaluations and the model card.
 # About 75 minutes of training on 2 cores; run it in the background:
 #   nice scripts/train_expert.sh > runs/expert.log 2>&1 &
@@ -18,6 +20,7 @@ OUT="${OUT:-runs/expert}"
 START="${START:-models/default-v1.onnx}"
 FIRST_GAMES="${FIRST_GAMES:-10000}"
 SECOND_GAMES="${SECOND_GAMES:-16000}"
+THIRD_GAMES="${THIRD_GAMES:-0}"
 EVAL_GAMES="${EVAL_GAMES:-2000}"
 WORKERS="${WORKERS:-2}"
 JOBS="${JOBS:-2}"
@@ -39,12 +42,20 @@ stage "$OUT/first" --init "$START" --games "$FIRST_GAMES" --seed 3 --eval-every 
 echo "== 2: widened, with card sense ($SECOND_GAMES games)" >&2
 stage "$OUT/second" --init "$OUT/first/checkpoint" --widen 512,512 --card-sense --epochs 4 \
     --games "$SECOND_GAMES" --seed 5 --eval-every 2000 "${TABLE[@]}"
+SHIPPED=second
+if [ "$THIRD_GAMES" -gt 0 ]; then
+    echo "== 3: a card head ($THIRD_GAMES games)" >&2
+    stage "$OUT/third" --init "$OUT/second/checkpoint" --card-head 64 --epochs 4 \
+        --games "$THIRD_GAMES" --seed 9 --eval-every 4000 "${TABLE[@]}" --lr 2e-4
+    SHIPPED=third
+fi
 "$PY" -c 'import sys; from pathlib import Path; from wizard.training.progress import plot_runs
 plot_runs([Path(p) for p in sys.argv[2:]], Path(sys.argv[1]), "expert iteration: OI at the table")' \
-    "$OUT/learning_curve.png" "$OUT/first" "$OUT/second"
+    "$OUT/learning_curve.png" "$OUT/first" "$OUT/second" \
+    $([ "$SHIPPED" = third ] && echo "$OUT/third")
 
 echo "== export and evaluation" >&2
-"$PY" -m wizard export "$OUT/second/checkpoint" --out "$OUT/models/default.onnx"
+"$PY" -m wizard export "$OUT/$SHIPPED/checkpoint" --out "$OUT/models/default.onnx"
 cp models/oi_*.onnx models/oi_*.json "$OUT/models/"  # the OI opponent's networks
 evaluate() {  # evaluate NAME AGENTS GAMES: one JSON result in $OUT/eval_NAME.json (seed 11)
     WIZARD_MODELS_DIR="$OUT/models" "$PY" -m wizard evaluate --agents "$2" --games "$3" \
@@ -56,9 +67,9 @@ evaluate 5_players model,heuristic,heuristic,heuristic,heuristic "$(( EVAL_GAMES
 evaluate 6_players model,heuristic,heuristic,heuristic,heuristic,heuristic "$(( EVAL_GAMES / 2 ))"
 evaluate vs_3_random model,random,random,random "$(( EVAL_GAMES / 2 ))"
 evaluate vs_oi model,oi,model,oi "$(( EVAL_GAMES / 2 ))"
-"$PY" -m wizard export "$OUT/second/checkpoint" --out "$OUT/models/default.onnx" \
-    --evaluations "$OUT" --note "shipped_stage=second" \
-    --note "recipe=scripts/train_expert.sh (FIRST_GAMES=$FIRST_GAMES SECOND_GAMES=$SECOND_GAMES)" \
+"$PY" -m wizard export "$OUT/$SHIPPED/checkpoint" --out "$OUT/models/default.onnx" \
+    --evaluations "$OUT" --note "shipped_stage=$SHIPPED" --note "recipe=scripts/train_expert.sh \
+(FIRST_GAMES=$FIRST_GAMES SECOND_GAMES=$SECOND_GAMES THIRD_GAMES=$THIRD_GAMES)" \
     --note "this_script_run_seconds=$(( $(date +%s) - started ))" \
     --note "machine=2 shared cores, no accelerator"
 if [ "$MODELS" != "$OUT/models" ]; then
