@@ -54,7 +54,12 @@ from wizard.ai.levels import BotLevel, BotSettings
 from wizard.ai.policy import OnnxPolicy
 from wizard.ai.pool import InferencePool, PoolSettings
 from wizard.engine import Observation, WizardGame
-from wizard.training.onnx_graphs import SHIPPED_HIDDEN, SHIPPED_SENSE, write_random_policy
+from wizard.training.onnx_graphs import (
+    SHIPPED_CARD_HEAD,
+    SHIPPED_HIDDEN,
+    SHIPPED_SENSE,
+    write_random_policy,
+)
 
 POLICY = "default"
 TICK_S = 0.002
@@ -239,7 +244,8 @@ def main() -> None:
                         default=SHIPPED_HIDDEN, help="the random policy's hidden layers "
                         "(default: the shipped policy's size)")
     parser.add_argument("--plain", action="store_true",
-                        help="no card-sense features (the first policy's shape: --hidden 256,256)")
+                        help="no card-sense features and no card head (the first policy's "
+                             "shape: --hidden 256,256)")
     parser.add_argument("--transport", nargs="+", default=["executor", "pipes"],
                         choices=["executor", "pipes"],
                         help="each repeat runs each, the order alternating")
@@ -250,7 +256,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         sense = SHIPPED_SENSE and not args.plain
-        write_random_policy(directory, POLICY, args.hidden, seed=1, sense=sense)
+        head = SHIPPED_CARD_HEAD if sense else 0
+        write_random_policy(directory, POLICY, args.hidden, seed=1, sense=sense, card_head=head)
         agent = ModelAgent(OnnxPolicy(directory / f"{POLICY}.onnx", threads=1))
         settings = PoolSettings(models_dir=str(directory),
                                 **({"workers": args.workers} if args.workers else {}))
@@ -258,7 +265,9 @@ def main() -> None:
             name: (lambda name=name: InferencePool(dataclasses.replace(settings, transport=name)))
             for name in args.transport}
         print(f"policy {'-'.join(map(str, args.hidden))}"
-              f"{' with card sense' if sense else ''}, workers {settings.workers}, "
+              f"{' with card sense' if sense else ''}"
+              f"{f' and a card head of {head}' if head else ''}, "
+              f"workers {settings.workers}, "
               f"max_inflight {settings.max_inflight}, degrade_queue {settings.degrade_queue}, "
               f"max_batch {settings.max_batch}, {'bot' if args.bots else 'plain model'} "
               f"requests, {args.seconds:g} s per run, median of {args.repeats} repeats")

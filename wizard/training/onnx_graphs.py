@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +37,13 @@ from wizard.ai.policy import TRICKS_SIZE
 from wizard.engine.cards import NUM_CARDS
 
 from . import card_sense
-from .card_head import CardHeadWeights, card_head_nodes
+from .card_head import CardHeadWeights, card_head_nodes, new_card_head
 from .card_sense import CARD_ACTIONS, SENSE_SIZE, SENSED_SIZE, STATES
 
 #: the size the first shipped policy is expected to have (used by the pool benchmark)
 SHIPPED_HIDDEN: tuple[int, ...] = (512, 512)
 SHIPPED_SENSE = True  # the shipped policy reads the card-sense features (`card_sense`)
+SHIPPED_CARD_HEAD = 0  # units a card of its card head (`card_head`; 0: none, as in v2)
 OPSET = 17
 ROUND_FEATURE = BLOCKS["round"].start  # round number / 20
 Array = npt.NDArray[np.float32]
@@ -295,14 +296,21 @@ def random_mlp_policy(
     outputs: int = ActionSpace.SIZE,
     name: str = "random_mlp",
     sense: bool = False,
+    card_head: int = 0,
 ) -> onnx.ModelProto:
-    """`mlp_policy` with He-scaled random weights from a seeded generator.
+    """`mlp_policy` with He-scaled random weights from a seeded generator (``card_head``:
+    with a card head of that many units, its output weights random too, with ``sense``).
 
     Raises `ValueError` for a non-positive layer size.
     """
     width = SENSED_SIZE if sense else inputs
-    return mlp_policy(random_weights(hidden, seed=seed, inputs=width, outputs=outputs),
-                      name=name)
+    weights = random_weights(hidden, seed=seed, inputs=width, outputs=outputs)
+    if card_head:
+        head = new_card_head(hidden[-1], card_head, seed=seed)
+        rng = np.random.default_rng(seed + 1)
+        out = (rng.standard_normal((card_head, 1)) * np.sqrt(2.0 / card_head)).astype(np.float32)
+        weights = replace(weights, cards=replace(head, out=(out, head.out[1])))
+    return mlp_policy(weights, name=name)
 
 
 def write_model_card(path: Path, card: dict[str, Any]) -> Path:
@@ -320,13 +328,15 @@ def write_random_policy(
     seed: int = 0,
     outputs: int = ActionSpace.SIZE,
     sense: bool = False,
+    card_head: int = 0,
 ) -> Path:
     """Write ``directory/<name>.onnx`` with random weights and its model card; returns the path.
-    ``sense``: the graph reads the card-sense features, as the shipped policy does."""
+    ``sense``, ``card_head``: the graph reads the card-sense features and has a card head, as
+    the shipped policy does (`SHIPPED_SENSE`, `SHIPPED_CARD_HEAD`)."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{name}.onnx"
-    onnx.save(random_mlp_policy(hidden, seed=seed, outputs=outputs, name=name, sense=sense),
-              str(path))
+    onnx.save(random_mlp_policy(hidden, seed=seed, outputs=outputs, name=name, sense=sense,
+                                card_head=card_head), str(path))
     write_model_card(
         path,
         {
@@ -341,6 +351,6 @@ def write_random_policy(
     return path
 
 
-__all__ = ["SHIPPED_HIDDEN", "SHIPPED_SENSE", "MlpWeights", "add_card_sense", "mlp_policy",
-           "random_mlp_policy", "random_weights", "weights_from_onnx", "widen", "write_model_card",
-           "write_random_policy"]
+__all__ = ["SHIPPED_CARD_HEAD", "SHIPPED_HIDDEN", "SHIPPED_SENSE", "MlpWeights", "add_card_sense",
+           "mlp_policy", "random_mlp_policy", "random_weights", "weights_from_onnx", "widen",
+           "write_model_card", "write_random_policy"]
