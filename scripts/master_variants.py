@@ -24,6 +24,9 @@ from wizard.ai.registry import register_agent
 from wizard.ai.search import Budget, SearchAgent
 from wizard.ai.search.prior import master_prior
 
+#: master v3's budget (`master_budget(32, 3)`): the variants below start from it
+V3: dict[str, Any] = {"worlds": 32, "inference": 5.0, "plays": 0.3, "oversample": 8,
+                      "min_ess": 0.1}
 #: name -> (Budget keyword arguments, prior weight)
 VARIANTS: dict[str, tuple[dict[str, Any], float]] = {
     "v1": ({"worlds": 32}, 0.5),
@@ -37,18 +40,12 @@ VARIANTS: dict[str, tuple[dict[str, Any], float]] = {
     "inf20": ({"worlds": 32, "inference": 20.0}, 0.5),
     "inf10w64": ({"worlds": 64, "inference": 10.0}, 0.5),
     "plays3": ({"worlds": 32, "inference": 5.0, "plays": 0.3}, 0.5),
-    "plays3o8": ({"worlds": 32, "inference": 5.0, "plays": 0.3, "oversample": 8,
-                  "min_ess": 0.1}, 0.5),
-    "plays1o8": ({"worlds": 32, "inference": 5.0, "plays": 0.1, "oversample": 8,
-                  "min_ess": 0.1}, 0.5),
-    "plays3o8w64": ({"worlds": 64, "inference": 5.0, "plays": 0.3, "oversample": 8,
-                     "min_ess": 0.1}, 0.5),
-    "plays3o8p65": ({"worlds": 32, "inference": 5.0, "plays": 0.3, "oversample": 8,
-                     "min_ess": 0.1}, 0.65),
-    "plays3o8p35": ({"worlds": 32, "inference": 5.0, "plays": 0.3, "oversample": 8,
-                     "min_ess": 0.1}, 0.35),
-    "plays3o8p20": ({"worlds": 32, "inference": 5.0, "plays": 0.3, "oversample": 8,
-                     "min_ess": 0.1}, 0.2),
+    "plays3o8": (V3, 0.5),
+    "plays1o8": ({**V3, "plays": 0.1}, 0.5),
+    "plays3o8w64": ({**V3, "worlds": 64}, 0.5),
+    "plays3o8p65": (V3, 0.65),
+    "plays3o8p35": (V3, 0.35),
+    "plays3o8p20": (V3, 0.2),
 }
 
 
