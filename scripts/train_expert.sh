@@ -5,8 +5,9 @@
 #      labelled by OI's choice in its place, its tricks head learns from its own games;
 #   2. the same, widened to 512,512 and reading the card-sense features (both start as
 #      the same function), four passes over the data a chunk;
-#   3. (THIRD_GAMES > 0, not in the shipped v2) the same with a card head of 64 units
-#      (docs/policy.md), learning rate 2e-4; the third stage then ships;
+#   3. (THIRD_GAMES > 0; the shipped v2 has no third stage) the same with a card head of
+#      64 units (docs/policy.md), learning rate 2e-4; its export is then the one written
+#      (measured, not shipped: docs/measurements/ai.md#the-card-head-v3);
 # then export (with the parity check), duplicate evaluations and the model card.
 # About 75 minutes of training on 2 cores; run it in the background:
 #   nice scripts/train_expert.sh > runs/expert.log 2>&1 &
