@@ -125,18 +125,6 @@ export function bidBalance(obs) {
           total, diff, complete: placed === obs.num_players};
 }
 
-/** Phrases joined by `separator`, each kept on one line (`.phrase`): text that wraps
- * between them only. */
-export function phrases(parts, separator) {
-  return parts.filter(Boolean).flatMap((part, i) => [i ? separator : null, h("span", {class: "phrase"}, part)]);
-}
-
-/** "Bids: 4 of 3 (1 over)" as ["Bids: 4 of 3", "(1 over)"], the verdict its own phrase. */
-function splitVerdict(text) {
-  const at = text.lastIndexOf(" (");
-  return at > 0 ? [text.slice(0, at), text.slice(at + 1)] : [text];
-}
-
 /** Who took a trick, in words: "You take the trick", "Ada takes the trick". */
 export function trickWinnerText(name, isMe) {
   return isMe ? t("trick.youTake") : t("trick.takes", {name});
@@ -170,10 +158,9 @@ export function feltView({n, bottom, me, seats, obs, completedTrick, sweep = fal
   const caption = completedTrick && !sweep
     ? h("div", {class: "trick-caption", role: "status"}, trickWinnerText(names(winner), winner === me))
     : null;
-  // on a narrow screen the caption wraps between its phrases, never inside one
   const roundText = obs.phase === "finished" ? t("game.over")
-    : phrases([t("round.of", {round: obs.round_number, total: obs.total_rounds}),
-               obs.phase === "playing" && obs.current_player !== null ? t("trick.of", {trick: obs.trick_number, total: obs.round_number}) : null], " · ");
+    : t("round.of", {round: obs.round_number, total: obs.total_rounds}) +
+      (obs.phase === "playing" && obs.current_player !== null ? ` · ${t("trick.of", {trick: obs.trick_number, total: obs.round_number})}` : "");
   const balance = bidBalance(obs);
   const felt = h("div", {class: `felt felt-${n}`, dataset: {players: String(n)}},
     trick, caption,
@@ -184,7 +171,7 @@ export function feltView({n, bottom, me, seats, obs, completedTrick, sweep = fal
       h("div", {class: "round-box"},
         h("div", {class: "round-info"}, roundText),
         balance ? h("div", {class: `bid-total ${balance.diff > 0 ? "over" : balance.diff < 0 ? "under" : ""}`,
-                            id: "bid-total", role: "status"}, phrases(splitVerdict(balance.text), " ")) : null)),
+                            id: "bid-total", role: "status"}, balance.text) : null)),
     felt, extra);
 }
 
