@@ -36,6 +36,7 @@ from .net.connection import CLOSE_GOING_AWAY, Connection
 from .net.handlers import Dispatcher
 from .net.headers import SecurityHeaders
 from .net.limits import origin_allowed
+from .net.responses import error_response
 from .ratings.api import RatingRoutes
 from .settings import Settings
 from .storage.history import History
@@ -219,10 +220,8 @@ def create_app(settings: Settings | None = None, decider: Decider | None = None,
         except ValueError:
             offset, limit = -1, -1
         if offset < 0 or not 1 <= limit <= PAGE_MAX:
-            return Response(msgspec.json.encode(
-                {"error": "bad_request",
-                 "message": f"offset must be >= 0 and limit 1-{PAGE_MAX}"}),
-                status_code=400, media_type="application/json")
+            return error_response(400, "bad_request",
+                                  f"offset must be >= 0 and limit 1-{PAGE_MAX}")
         body = msgspec.json.encode(state.lobby.tables_page(offset, limit))
         return Response(body, media_type="application/json")
 

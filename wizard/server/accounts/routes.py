@@ -22,6 +22,7 @@ from starlette.routing import Route
 from wizard.protocol import ErrorCode, ProtocolError
 
 from ..net.addresses import client_address
+from ..net.responses import error_response, json_response
 from ..storage.errors import StoreError
 from ..storage.visibility import bearer_token
 from .service import Accounts, Identity, RateLimitedError
@@ -99,24 +100,23 @@ def _answer(handler: Callable[[Request], Awaitable[Identity]]
         try:
             identity = await handler(request)
         except BadRequestError as exc:
-            return _json({"error": exc.code, "message": exc.message}, exc.status)
+            return error_response(exc.status, exc.code, exc.message)
         except RateLimitedError as exc:
-            return _json({"error": exc.code.value, "message": exc.message,
-                          "retry_after": exc.retry_after}, 429,
-                         {"Retry-After": str(exc.retry_after)})
+            return json_response({"error": exc.code.value, "message": exc.message,
+                                  "retry_after": exc.retry_after}, 429,
+                                 {"Retry-After": str(exc.retry_after)})
         except ProtocolError as exc:
-            return _json({"error": exc.code.value, "message": exc.message},
-                         STATUS.get(exc.code, 400))
+            return error_response(STATUS.get(exc.code, 400), exc.code.value, exc.message)
         except StoreError:
-            return _json({"error": ErrorCode.UNAVAILABLE.value,
-                          "message": "the server cannot save right now; nothing changed, "
-                                     "try again later"}, 503)
+            return error_response(503, ErrorCode.UNAVAILABLE.value,
+                                  "the server cannot save right now; nothing changed, "
+                                  "try again later")
         answer: dict[str, Any] = {"player_id": identity.player_id, "name": identity.name}
         if identity.token is not None:
             answer["token"] = identity.token
         if identity.private is not None:
             answer["private"] = identity.private
-        return _json(answer)
+        return json_response(answer)
 
     return endpoint
 
@@ -143,12 +143,6 @@ async def _body(request: Request, kind: type[B]) -> B:
 
 def _token(request: Request) -> str | None:
     return bearer_token(request.headers.get("authorization"))
-
-
-def _json(data: dict[str, Any], status: int = 200,
-          headers: dict[str, str] | None = None) -> Response:
-    return Response(msgspec.json.encode(data), status_code=status, headers=headers,
-                    media_type="application/json")
 
 
 __all__ = ["BODY_MAX", "account_routes"]

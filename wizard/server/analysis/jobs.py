@@ -45,9 +45,10 @@ from wizard.protocol import (
 
 from ..clock import loop_time
 from ..net.connection import Connection
+from ..net.responses import error_response, json_response
 from ..settings import Settings
 from ..storage.analyses import AnalysisStore
-from ..storage.history import _error, _json, game_record
+from ..storage.history import game_record
 from ..storage.records import StoredGame
 from ..storage.store import STATUS_FINISHED, SqliteStore
 from ..storage.visibility import bearer_token, may_view, played_in
@@ -308,8 +309,8 @@ class AnalysisService:
         try:
             stored_game = await self._game(game_id)
         except ProtocolError as exc:
-            return _error(404 if exc.code is ErrorCode.NO_SUCH_GAME else 409, exc.code.value,
-                          exc.message)
+            status = 404 if exc.code is ErrorCode.NO_SUCH_GAME else 409
+            return error_response(status, exc.code.value, exc.message)
         player_id = None
         token = bearer_token(request.headers.get("authorization"))
         if token:
@@ -318,20 +319,20 @@ class AnalysisService:
         seats = self.visible_seats(stored_game, player_id, request.query_params.get("invite"))
         if not seats:
             refused = self.refused()
-            return _error(403, refused.code.value, refused.message)
+            return error_response(403, refused.code.value, refused.message)
         stored = await self.results.seats(game_id)
         if all(s in stored for s in seats):
             message = self._analysis(game_id, [stored[s] for s in seats])
-            return _json({"game_id": game_id, "status": "done", "worlds": message.worlds,
-                          "thresholds": message.thresholds, "seats": message.seats})
+            return json_response({"game_id": game_id, "status": "done", "worlds": message.worlds,
+                                  "thresholds": message.thresholds, "seats": message.seats})
         running = [job for job in self.jobs.values() if job.game_id == game_id]
         if running:
             job = running[0]
-            return _json({"game_id": game_id, "status": job.state, "done": job.done,
-                          "total": job.total, "seats": [stored[s] for s in seats if s in stored]},
-                         202)
-        return _error(404, "not_analysed",
-                      "this game has not been analysed yet: send analyse {game_id}")
+            progress = [stored[s] for s in seats if s in stored]
+            return json_response({"game_id": game_id, "status": job.state, "done": job.done,
+                                  "total": job.total, "seats": progress}, 202)
+        return error_response(404, "not_analysed",
+                              "this game has not been analysed yet: send analyse {game_id}")
 
 
 __all__ = ["AnalysisService", "AnalysisSettings"]

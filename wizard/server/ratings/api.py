@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from wizard.protocol import ErrorCode
+from wizard.server.net.responses import error_response, json_response
 from wizard.server.storage import profiles
 from wizard.server.storage.store import SqliteStore
 from wizard.server.storage.visibility import bearer_token
@@ -26,14 +26,6 @@ LEADERBOARD_DEFAULT = 50
 OFFSET_MAX = 10_000
 NAME_MAX = 64
 PRIVATE = "private"  # what a profile read answers for a private player's profile
-
-
-def _json(data: Any, status: int = 200) -> Response:
-    return Response(msgspec.json.encode(data), status_code=status, media_type="application/json")
-
-
-def _error(status: int, code: str, message: str) -> Response:
-    return _json({"error": code, "message": message}, status)
 
 
 def _flag(text: str | None) -> bool | None:
@@ -60,16 +52,16 @@ class RatingRoutes:
             offset = int(query.get("offset", 0))
             limit = int(query.get("limit", LEADERBOARD_DEFAULT))
         except ValueError:
-            return _error(400, "bad_request", "offset and limit must be integers")
+            return error_response(400, "bad_request", "offset and limit must be integers")
         provisional = _flag(query.get("provisional"))
         if not 0 <= offset <= OFFSET_MAX or not 1 <= limit <= LEADERBOARD_MAX:
-            return _error(400, "bad_request", f"offset must be 0-{OFFSET_MAX} and limit "
-                                              f"1-{LEADERBOARD_MAX}")
+            return error_response(400, "bad_request", f"offset must be 0-{OFFSET_MAX} and limit "
+                                                      f"1-{LEADERBOARD_MAX}")
         if provisional is None:
-            return _error(400, "bad_request", "provisional must be true or false")
+            return error_response(400, "bad_request", "provisional must be true or false")
         player = query.get("player")
         if player is not None and not 0 < len(player) <= NAME_MAX:
-            return _error(400, "bad_request", f"a player id has 1-{NAME_MAX} characters")
+            return error_response(400, "bad_request", f"a player id has 1-{NAME_MAX} characters")
 
         def read(conn: Any) -> dict[str, Any] | None:
             start = offset
@@ -82,16 +74,16 @@ class RatingRoutes:
 
         page = await self.store.db.read(read)
         if page is None:
-            return _error(404, ErrorCode.NOT_ON_LEADERBOARD.value,
-                          f"{player!r} is not on the leaderboard"
-                          + ("" if provisional else " (provisional ratings are left out)"))
-        return _json(page)
+            return error_response(404, ErrorCode.NOT_ON_LEADERBOARD.value,
+                                  f"{player!r} is not on the leaderboard"
+                                  + ("" if provisional else " (provisional ratings are left out)"))
+        return json_response(page)
 
     async def player(self, request: Request) -> Response:
         name = request.path_params["name"]
         if not 0 < len(name) <= NAME_MAX:
-            return _error(400, "bad_request", f"a player's name or id has 1-{NAME_MAX} "
-                                              "characters")
+            return error_response(400, "bad_request", f"a player's name or id has 1-{NAME_MAX} "
+                                                      "characters")
         token = bearer_token(request.headers.get("authorization"))
         known = await self.store.known_player(token) if token else None
         viewer = known[0] if known else None
@@ -106,11 +98,11 @@ class RatingRoutes:
 
         found = await self.store.db.read(read)
         if found is None:
-            return _error(404, "no_such_player", f"no player {name!r} has finished a game")
+            return error_response(404, "no_such_player", f"no player {name!r} has finished a game")
         if found == PRIVATE:
-            return _error(403, ErrorCode.PRIVATE_PLAYER.value,
-                          f"{name!r} keeps their profile private")
-        return _json(found)
+            return error_response(403, ErrorCode.PRIVATE_PLAYER.value,
+                                  f"{name!r} keeps their profile private")
+        return json_response(found)
 
 
 __all__ = ["LEADERBOARD_MAX", "OFFSET_MAX", "RatingRoutes"]

@@ -24,6 +24,7 @@ from starlette.routing import Route
 
 from wizard.engine import RoundStarted, WizardGame, action_from_dict
 
+from ..net.responses import error_response, json_response
 from .records import StoredGame
 from .store import STATUS_FINISHED, SqliteStore, iso_time, public_seats
 from .visibility import bearer_token, may_view
@@ -31,14 +32,6 @@ from .visibility import bearer_token, may_view
 MAX_PAGE = 100
 DEFAULT_PAGE = 20
 REPLAY_CACHE = 64
-
-
-def _json(data: Any, status: int = 200) -> Response:
-    return Response(msgspec.json.encode(data), status_code=status, media_type="application/json")
-
-
-def _error(status: int, code: str, message: str) -> Response:
-    return _json({"error": code, "message": message}, status)
 
 
 def game_record(stored: StoredGame) -> dict[str, Any]:
@@ -117,15 +110,15 @@ class History:
         try:
             limit = int(request.query_params.get("limit", DEFAULT_PAGE))
         except ValueError:
-            return _error(400, "bad_request", "limit must be an integer")
+            return error_response(400, "bad_request", "limit must be an integer")
         if not 1 <= limit <= MAX_PAGE:
-            return _error(400, "bad_request", f"limit must be 1-{MAX_PAGE}")
+            return error_response(400, "bad_request", f"limit must be 1-{MAX_PAGE}")
         try:
             games, next_before = await self.store.finished_games(
                 limit, request.query_params.get("before"), await self.viewer(request))
         except ValueError as exc:
-            return _error(400, "bad_request", str(exc))
-        return _json({"games": games, "next_before": next_before})
+            return error_response(400, "bad_request", str(exc))
+        return json_response({"games": games, "next_before": next_before})
 
     async def viewer(self, request: Request) -> str | None:
         """The player id of the request's ``Authorization: Bearer <token>``, if known."""
@@ -138,19 +131,19 @@ class History:
         (404 ``no_such_game``; 403 ``invite_required`` for a private game)."""
         stored = await self.store.game(game_id)
         if stored is None or stored.status != STATUS_FINISHED or stored.problem is not None:
-            return _error(404, "no_such_game", f"no finished game {game_id!r}")
+            return error_response(404, "no_such_game", f"no finished game {game_id!r}")
         if stored.private and not may_view(stored, await self.viewer(request),
                                            request.query_params.get("invite")):
-            return _error(403, "invite_required",
-                          "this game was played at a private table: open it with its link "
-                          "(it carries the invite), or sign in as one of its players")
+            return error_response(403, "invite_required",
+                                  "this game was played at a private table: open it with its link "
+                                  "(it carries the invite), or sign in as one of its players")
         return stored
 
     async def one_game(self, request: Request) -> Response:
         stored = await self.open_game(request, request.path_params["game_id"])
         if isinstance(stored, Response):
             return stored
-        return _json(game_record(stored))
+        return json_response(game_record(stored))
 
     async def one_replay(self, request: Request) -> Response:
         game_id = request.path_params["game_id"]

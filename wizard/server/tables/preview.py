@@ -23,6 +23,7 @@ from starlette.routing import Route
 
 from wizard.protocol import ErrorCode, ProtocolError
 
+from ..net.responses import error_response
 from ..storage.visibility import invite_matches
 from .seats import SeatKind
 from .state import TableState
@@ -64,8 +65,7 @@ def preview_routes(find: Callable[[str], TableState]) -> list[Route]:
             table = find(request.path_params["table_id"])
             body = msgspec.json.encode(table_preview(table, request.query_params.get("invite")))
         except ProtocolError as exc:
-            return Response(msgspec.json.encode({"error": exc.code, "message": exc.message}),
-                            status_code=STATUS.get(exc.code, 400), media_type="application/json")
+            return error_response(STATUS.get(exc.code, 400), exc.code.value, exc.message)
         return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
 
     return [Route("/api/tables/{table_id}", preview)]
