@@ -5,13 +5,12 @@
 #      labelled by OI's choice in its place, its tricks head learns from its own games;
 #   2. the same, widened to 512,512 and reading the card-sense features (both start as
 #      the same function), four passes over the data a chunk;
-#   3. (THIRD_GAMES > 0; the shipped v2 has no third stage) the same with a card head of
-#      64 units (docs/policy.md), learning rate 2e-4; its export is then the one written
-#      (measured, not shipped: docs/measurements/ai.md#the-card-head-v3);
+#   3. the same with a card head of 64 units (docs/policy.md), learning rate 2e-4,
+#      THIRD_GAMES games (0: no third stage, the recipe of v2, models/default-v2.onnx);
 # then export (with the parity check), duplicate evaluations and the model card.
-# About 75 minutes of training on 2 cores; run it in the background:
+# About three hours of training on 2 cores; run it in the background:
 #   nice scripts/train_expert.sh > runs/expert.log 2>&1 &
-#   OUT=runs/x FIRST_GAMES=200 SECOND_GAMES=200 EVAL_GAMES=40 scripts/train_expert.sh  # a try
+#   OUT=runs/x FIRST_GAMES=200 SECOND_GAMES=200 THIRD_GAMES=200 EVAL_GAMES=40 scripts/train_expert.sh
 # Each stage resumes from its checkpoint when run again. Needs the train extra.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -21,7 +20,7 @@ OUT="${OUT:-runs/expert}"
 START="${START:-models/default-v1.onnx}"
 FIRST_GAMES="${FIRST_GAMES:-10000}"
 SECOND_GAMES="${SECOND_GAMES:-16000}"
-THIRD_GAMES="${THIRD_GAMES:-0}"
+THIRD_GAMES="${THIRD_GAMES:-32000}"
 EVAL_GAMES="${EVAL_GAMES:-2000}"
 WORKERS="${WORKERS:-2}"
 JOBS="${JOBS:-2}"

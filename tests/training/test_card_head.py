@@ -103,11 +103,11 @@ def test_numpy_torch_and_onnx_score_the_cards_alike(rows: tuple[np.ndarray, np.n
         mlp_policy(dataclasses.replace(random_weights((8,), seed=1), cards=trained_head(8)))
 
 
-def test_a_run_adds_the_head_to_the_shipped_policy_and_exports_it(tmp_path: Path) -> None:
+def test_a_run_adds_the_head_to_policy_v2_and_exports_it(tmp_path: Path) -> None:
     out = tmp_path / "head"
     assert main(["train", "imitate", "--out", str(out), "--games", "4", "--teacher", "oi",
                  "--learner-seats", "0.5", "--opponents", "heuristic",
-                 "--init", "models/default.onnx", "--card-head", "16", "--eval-every", "100",
+                 "--init", "models/default-v2.onnx", "--card-head", "16", "--eval-every", "100",
                  "--eval-games", "4", "--quiet"]) == 0
     record = json.loads((out / "checkpoint" / "policy.json").read_text())
     assert record["config"]["card_head"] == 16
@@ -118,3 +118,14 @@ def test_a_run_adds_the_head_to_the_shipped_policy_and_exports_it(tmp_path: Path
     assert main(["train", "imitate", "--out", str(tmp_path / "again"), "--games", "4",
                  "--init", str(model), "--eval-every", "100", "--eval-games", "4",
                  "--quiet"]) == 0  # a file with a head starts a run too
+
+
+def test_a_head_of_another_size_is_refused_on_a_policy_that_has_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shipped = OnnxPolicy(Path("models/default.onnx")).card["card_head"]
+    assert shipped == 64
+    out = tmp_path / "other"
+    assert main(["train", "imitate", "--out", str(out), "--games", "4",
+                 "--init", "models/default.onnx", "--card-head", "16", "--quiet"]) == 2
+    assert "already has a card head of 64 units" in capsys.readouterr().err
+    assert not (out / "checkpoint").exists()  # nothing trained, nothing saved

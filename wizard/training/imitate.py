@@ -122,7 +122,11 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
         if not isinstance(loaded, NetPolicy):
             raise ValueError(f"imitation trains a NetPolicy, not {loaded.type_name}")
         policy = loaded
-        adds_head = config.card_head > 0 and not policy.net.card_head
+        has_head = policy.net.card_head
+        if config.card_head > 0 and has_head and has_head != config.card_head:
+            raise ValueError(f"{init} already has a card head of {has_head} units; a card head "
+                             f"of {config.card_head} cannot replace it (leave out --card-head)")
+        adds_head = config.card_head > 0 and not has_head
         if config.widen or (config.card_sense and not policy.net.sense) or adds_head:
             weights = policy.net.to_weights()
             if config.widen:

@@ -43,10 +43,11 @@ def test_each_level_asks_for_its_brain() -> None:
 
 
 def test_a_hard_bot_asks_for_the_policy_of_its_version() -> None:
-    both = _Decider(frozenset({"default", "default-v1"}))
-    assert level_agent(BotLevel.HARD, both, version=4) == "model"
-    assert level_agent(BotLevel.HARD, both, version=3) == "model:default-v1"  # stored before v4
-    assert level_agent(BotLevel.HARD, both, version=1) == "model:default-v1"
+    every = _Decider(frozenset({"default", "default-v1", "default-v2"}))
+    assert level_agent(BotLevel.HARD, every, version=5) == "model"
+    assert level_agent(BotLevel.HARD, every, version=4) == "model:default-v2"  # stored before v5
+    assert level_agent(BotLevel.HARD, every, version=3) == "model:default-v1"  # stored before v4
+    assert level_agent(BotLevel.HARD, every, version=1) == "model:default-v1"
     # the pool lacks the old file: the level agent decides (it loads the file, or searches)
     assert level_agent(BotLevel.HARD, _Decider(frozenset({"default"})), version=3) == "bot:hard"
 

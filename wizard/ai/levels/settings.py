@@ -38,7 +38,9 @@ STRENGTH_RANGES: dict[BotLevel, tuple[int, int]] = {
     BotLevel.EASY: (5, 25),
     BotLevel.MEDIUM: (30, 55),
     BotLevel.HARD: (60, 80),
-    BotLevel.MASTER: (85, 100),
+    # 85–100 before version 5 (a stored bot keeps the strength it drew); at 95–100 master
+    # plays nearly its full search (docs/measurements/ai.md#master-at-its-full-strength)
+    BotLevel.MASTER: (95, 100),
 }
 
 #: Which brain each level plays with (see `wizard.ai.levels.agent`). Hard plays the
@@ -56,22 +58,23 @@ BRAINS: dict[BotLevel, str] = {
 #: The bots' version, stored with every bot seat: 1 — master searched uniform worlds;
 #: 2 — master's worlds are weighted by the other seats' bids (`wizard.ai.search.inference`);
 #: 3 — and by their card plays (`wizard.ai.search.plays`);
-#: 4 — hard plays the policy trained on OI's and the master's values (`policy_for`).
+#: 4 — hard plays the policy trained on OI's and the master's values (`policy_for`);
+#: 5 — hard plays the policy with a card head (v3); new masters draw 95–100.
 #: A stored bot keeps its version (one stored without one is 1), so a game restored after
 #: an upgrade goes on with the bots it started with, move for move.
-BOT_VERSION = 4
+BOT_VERSION = 5
 
 #: The policy file (``models/<name>.onnx``) of hard bots up to a version; newer ones play
 #: ``default``. A new policy keeps the old file under a new name and adds a line here.
-OLDER_POLICIES: tuple[tuple[int, str], ...] = ((3, "default-v1"),)
+OLDER_POLICIES: tuple[tuple[int, str], ...] = ((3, "default-v1"), (4, "default-v2"))
 DEFAULT_POLICY = "default"
 
 
 def policy_for(version: int) -> str:
     """The policy a hard bot of ``version`` plays (a file stem in ``models/``).
 
-    >>> policy_for(3), policy_for(BOT_VERSION)
-    ('default-v1', 'default')
+    >>> policy_for(3), policy_for(4), policy_for(BOT_VERSION)
+    ('default-v1', 'default-v2', 'default')
     """
     for up_to, name in OLDER_POLICIES:
         if version <= up_to:
