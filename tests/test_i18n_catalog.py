@@ -117,7 +117,7 @@ def server_http_codes() -> set[str]:
     codes: set[str] = set()
     for path in (ROOT / "wizard" / "server").rglob("*.py"):
         source = path.read_text()
-        codes.update(re.findall(r"""_error\(\s*\d+\s*,\s*["']([a-z_]+)["']""", source))
+        codes.update(re.findall(r"""error_response\(\s*\d+\s*,\s*["']([a-z_]+)["']""", source))
         codes.update(re.findall(r"""["']error["']\s*:\s*["']([a-z_]+)["']""", source))
     return codes
 
