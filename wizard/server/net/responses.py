@@ -22,10 +22,9 @@ def json_response(data: Any, status: int = 200,
                     media_type="application/json")
 
 
-def error_response(status: int, code: str, message: str,
-                   headers: dict[str, str] | None = None) -> Response:
+def error_response(status: int, code: str, message: str) -> Response:
     """A refusal: ``{"error": code, "message": message}`` with ``status``."""
-    return json_response({"error": code, "message": message}, status, headers)
+    return json_response({"error": code, "message": message}, status)
 
 
 __all__ = ["error_response", "json_response"]
