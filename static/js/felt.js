@@ -116,13 +116,23 @@ export function bidBalance(obs) {
   const known = obs.bids.filter((b) => b !== null && b !== undefined);
   const placed = obs.has_bid.filter(Boolean).length;
   if (!placed) return null;
-  if (known.length < placed) return {text: t("balance.hidden"), total: null};
+  if (known.length < placed) return {parts: [t("balance.hidden")], total: null};
   const total = known.reduce((a, b) => a + b, 0);
   const diff = total - obs.round_number;
   const verdict = diff > 0 ? t("balance.over", {n: diff}) : diff < 0 ? t("balance.under", {n: -diff}) : t("balance.even");
   const key = placed < obs.num_players ? "balance.soFar" : "balance.all";
-  return {text: t(key, {total, cards: obs.round_number, verdict}),
+  const [before, after = ""] = t(key, {total, cards: obs.round_number, verdict: PIECE}).split(PIECE);
+  return {parts: [before, keepTogether(verdict), after],
           total, diff, complete: placed === obs.num_players};
+}
+
+/** Stands in for a piece of a translated sentence that is then rendered on its own. */
+const PIECE = "\u0001";
+
+/** A phrase the browser may not break inside ("Runde 3 von 12", "1 drüber"): a narrow
+ * screen breaks a caption between its phrases, never within one. */
+function keepTogether(text) {
+  return h("span", {class: "keep-together"}, text);
 }
 
 /** Who took a trick, in words: "You take the trick", "Ada takes the trick". */
@@ -158,9 +168,11 @@ export function feltView({n, bottom, me, seats, obs, completedTrick, sweep = fal
   const caption = completedTrick && !sweep
     ? h("div", {class: "trick-caption", role: "status"}, trickWinnerText(names(winner), winner === me))
     : null;
-  const roundText = obs.phase === "finished" ? t("game.over")
-    : t("round.of", {round: obs.round_number, total: obs.total_rounds}) +
-      (obs.phase === "playing" && obs.current_player !== null ? ` · ${t("trick.of", {trick: obs.trick_number, total: obs.round_number})}` : "");
+  const round = t("round.of", {round: obs.round_number, total: obs.total_rounds});
+  const roundText = obs.phase === "finished" ? [t("game.over")]
+    : obs.phase === "playing" && obs.current_player !== null
+      ? [keepTogether(`${round} ·`), " ", keepTogether(t("trick.of", {trick: obs.trick_number, total: obs.round_number}))]
+      : [keepTogether(round)];
   const balance = bidBalance(obs);
   const felt = h("div", {class: `felt felt-${n}`, dataset: {players: String(n)}},
     trick, caption,
@@ -169,9 +181,9 @@ export function feltView({n, bottom, me, seats, obs, completedTrick, sweep = fal
     h("div", {class: "felt-top"}, trumpBox(obs),
       h("div", {class: "felt-top-mid"}, topExtra),
       h("div", {class: "round-box"},
-        h("div", {class: "round-info"}, roundText),
+        h("div", {class: "round-info"}, ...roundText),
         balance ? h("div", {class: `bid-total ${balance.diff > 0 ? "over" : balance.diff < 0 ? "under" : ""}`,
-                            id: "bid-total", role: "status"}, balance.text) : null)),
+                            id: "bid-total", role: "status"}, ...balance.parts) : null)),
     felt, extra);
 }
 
