@@ -28,9 +28,9 @@ from wizard.server.app import create_app
 from wizard.server.settings import Settings
 from wizard.server.storage.db import Database, connect
 from wizard.server.storage.ratings import count_game, rebuild
-from wizard.server.storage.records import GameResult, StoredSeat, TableSettings
+from wizard.server.storage.records import GameResult, GameStatus, StoredSeat, TableSettings
 from wizard.server.storage.schema import migrate
-from wizard.server.storage.store import STATUS_FINISHED, token_hash
+from wizard.server.storage.store import token_hash
 
 RUNS = 25
 ANALYSED = 200
@@ -61,7 +61,7 @@ def build(path: Path, games: int, seed: int = 1) -> None:
             TableSettings(4, private=rng.random() < 0.1, v0=1)))
         scores = [rng.randrange(-30, 40) * 10 for _ in seats]
         best = max(scores)
-        conn.execute(*Database.finish_game(game_id, STATUS_FINISHED, GameResult(
+        conn.execute(*Database.finish_game(game_id, GameStatus.FINISHED, GameResult(
             scores, [k for k, s in enumerate(scores) if s == best],
             [rng.randrange(0, 16) for _ in seats], 15)))
         count_game(conn, game_id)

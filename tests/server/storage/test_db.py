@@ -11,7 +11,7 @@ import pytest
 from wizard.engine import GameOptions
 from wizard.server.storage.db import Database, connect, load_games
 from wizard.server.storage.errors import StoreError
-from wizard.server.storage.records import TableSettings
+from wizard.server.storage.records import GameStatus, TableSettings, decode_game
 from wizard.server.storage.schema import SCHEMA_VERSION, migrate, schema_version
 
 
@@ -127,3 +127,11 @@ def test_writing_to_a_closed_database_is_an_error() -> None:
 
     with pytest.raises(StoreError, match="not open"):
         asyncio.run(run())
+
+
+def test_a_status_no_build_writes_reads_as_a_corrupt_game_with_its_problem() -> None:
+    row = ("g1", "t1", 0.0, "{}", 1, "[]", "finished", None, "{}", None)
+    assert decode_game(row, []).status is GameStatus.FINISHED
+    odd = decode_game((*row[:6], "paused", *row[7:]), [])
+    assert odd.status is GameStatus.CORRUPT
+    assert odd.problem is not None and "paused" in odd.problem

@@ -23,7 +23,7 @@ from wizard.engine import SUITS, card_by_id
 
 from ..storage.db import load_games
 from ..storage.history import game_record
-from ..storage.store import STATUS_FINISHED
+from ..storage.records import GameStatus
 
 SLICE_SECONDS = 0.5
 
@@ -68,7 +68,7 @@ def load_record(game: str, db: str | None) -> dict[str, Any]:
             conn.close()
     except sqlite3.Error as exc:
         raise ValueError(f"cannot read the database {db_path!r}: {exc}") from None
-    if not games or games[0].status != STATUS_FINISHED:
+    if not games or games[0].status is not GameStatus.FINISHED:
         raise ValueError(f"no finished game {game!r} in {db_path}")
     return game_record(games[0])
 

@@ -49,8 +49,8 @@ from ..net.responses import error_response, json_response
 from ..settings import Settings
 from ..storage.analyses import AnalysisStore
 from ..storage.history import game_record
-from ..storage.records import StoredGame
-from ..storage.store import STATUS_FINISHED, SqliteStore
+from ..storage.records import GameStatus, StoredGame
+from ..storage.store import SqliteStore
 from ..storage.visibility import bearer_token, may_view, played_in
 from .runners import SliceRunner
 
@@ -139,7 +139,7 @@ class AnalysisService:
         stored = await self.store.game(game_id)
         if stored is None or stored.problem is not None:
             raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"no game {game_id!r}")
-        if stored.status != STATUS_FINISHED:
+        if stored.status is not GameStatus.FINISHED:
             raise ProtocolError(ErrorCode.NOT_FINISHED, f"game {game_id!r} is not finished")
         return stored
 

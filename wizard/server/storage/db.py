@@ -35,6 +35,7 @@ from .errors import SQLITE_FULL, StoreError, StoreFullError
 from .integrity import FULL_CHECK_BYTES, check_file
 from .records import (
     GameResult,
+    GameStatus,
     StoredGame,
     StoredSeat,
     TableSettings,
@@ -287,9 +288,9 @@ class Database:
     def insert_game(game_id: str, table_id: str, options: GameOptions, seed: int,
                     seats: Sequence[StoredSeat], table_info: TableSettings) -> _Write:
         return ("INSERT INTO games (id, table_id, created, options, seed, seats, status, "
-                "table_info) VALUES (?, ?, ?, ?, ?, ?, 'playing', ?)",
+                "table_info) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, table_id, time.time(), json.dumps(options.to_dict()), seed,
-                 encode_json(seats), encode_json(table_info)))
+                 encode_json(seats), GameStatus.PLAYING, encode_json(table_info)))
 
     @staticmethod
     def insert_action(game_id: str, seq: int, seat: int,
@@ -298,7 +299,7 @@ class Database:
                 (game_id, seq, seat, _ENCODE(action).decode(), time.time()))
 
     @staticmethod
-    def finish_game(game_id: str, status: str, result: GameResult | None) -> _Write:
+    def finish_game(game_id: str, status: GameStatus, result: GameResult | None) -> _Write:
         return ("UPDATE games SET status = ?, result = ?, finished = ? WHERE id = ?",
                 (status, encode_json(result), time.time(), game_id))
 

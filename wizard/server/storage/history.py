@@ -25,8 +25,8 @@ from starlette.routing import Route
 from wizard.engine import RoundStarted, WizardGame, action_from_dict
 
 from ..net.responses import error_response, json_response
-from .records import StoredGame
-from .store import STATUS_FINISHED, SqliteStore, iso_time, public_seats
+from .records import GameStatus, StoredGame
+from .store import SqliteStore, iso_time, public_seats
 from .visibility import bearer_token, may_view
 
 MAX_PAGE = 100
@@ -130,7 +130,7 @@ class History:
         """The finished game ``game_id`` if this request may see it, else the error response
         (404 ``no_such_game``; 403 ``invite_required`` for a private game)."""
         stored = await self.store.game(game_id)
-        if stored is None or stored.status != STATUS_FINISHED or stored.problem is not None:
+        if stored is None or stored.status is not GameStatus.FINISHED or stored.problem is not None:
             return error_response(404, "no_such_game", f"no finished game {game_id!r}")
         if stored.private and not may_view(stored, await self.viewer(request),
                                            request.query_params.get("invite")):

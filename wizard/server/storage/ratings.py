@@ -28,7 +28,7 @@ import structlog
 
 from wizard.server.ratings.model import PlayerRating, rate
 
-from .records import StoredSeat, decode_result, decode_seats, decode_settings
+from .records import GameStatus, StoredSeat, decode_result, decode_seats, decode_settings
 
 log = structlog.get_logger(__name__)
 
@@ -88,7 +88,8 @@ def count_game(conn: sqlite3.Connection, game_id: str) -> bool:
     Raises `ValueError` for a record that does not decode.
     """
     row = conn.execute("SELECT seats, result, table_info, COALESCE(finished, created) "
-                       "FROM games WHERE id = ? AND status = 'finished'", (game_id,)).fetchone()
+                       "FROM games WHERE id = ? AND status = ?",
+                       (game_id, GameStatus.FINISHED)).fetchone()
     if row is None or conn.execute("SELECT 1 FROM game_players WHERE game_id = ? LIMIT 1",
                                    (game_id,)).fetchone() is not None:
         return False  # no such finished game, or counted already
@@ -146,8 +147,9 @@ def rebuild(conn: sqlite3.Connection) -> tuple[int, int]:
     try:
         order = [row[0] for row in conn.execute(
             "SELECT games.id FROM games LEFT JOIN rated_games ON rated_games.game_id = games.id "
-            "WHERE games.status = 'finished' ORDER BY rated_games.seq IS NOT NULL, "
-            "rated_games.seq, COALESCE(games.finished, games.created), games.id")]
+            "WHERE games.status = ? ORDER BY rated_games.seq IS NOT NULL, "
+            "rated_games.seq, COALESCE(games.finished, games.created), games.id",
+            (GameStatus.FINISHED,))]
         for table in ("ratings", "rating_history", "rated_games", "game_players"):
             conn.execute(f"DELETE FROM {table}")
         rated = 0

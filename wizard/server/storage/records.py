@@ -18,6 +18,7 @@ parts): the restore marks such a game corrupt, history does not serve it.
 
 from __future__ import annotations
 
+import enum
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -25,6 +26,15 @@ from typing import Any
 import msgspec
 
 from wizard.engine import GameOptions, WizardGame
+
+
+class GameStatus(enum.StrEnum):
+    """A stored game's ``status`` column."""
+
+    PLAYING = "playing"  # in progress (the restore brings it back after a restart)
+    FINISHED = "finished"
+    ABANDONED = "abandoned"  # its table closed before the end
+    CORRUPT = "corrupt"  # its record did not replay; kept for the operator, never served
 
 
 class StoredSeat(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -120,7 +130,7 @@ class StoredGame(msgspec.Struct, frozen=True):
     options: GameOptions
     seed: int
     seats: tuple[StoredSeat, ...]
-    status: str
+    status: GameStatus
     result: GameResult | None
     table_info: TableSettings
     finished: float | None
@@ -186,7 +196,7 @@ def decode_game(row: tuple[Any, ...], actions: list[tuple[Any, ...]], *,
         return StoredGame(
             id=game_id, table_id=table_id, created=created,
             options=GameOptions.from_dict(msgspec.json.decode(options)), seed=seed,
-            seats=decode_seats(seats), status=status, result=decode_result(result),
+            seats=decode_seats(seats), status=GameStatus(status), result=decode_result(result),
             table_info=decode_settings(info), finished=finished,
             actions=tuple(StoredAction(seq, seat, _ACTION.decode(action), at)
                           for seq, seat, action, at in actions),
@@ -194,11 +204,20 @@ def decode_game(row: tuple[Any, ...], actions: list[tuple[Any, ...]], *,
     except (ValueError, TypeError) as exc:  # msgspec.DecodeError is a ValueError
         return StoredGame(
             id=game_id, table_id=table_id, created=created, options=GameOptions(), seed=seed,
-            seats=(), status=status, result=None, table_info=TableSettings(),
+            seats=(), status=_status(status), result=None, table_info=TableSettings(),
             finished=finished, actions=(), invite=invite, spectators=spectators,
             problem=f"the stored record does not decode: {exc}")
 
 
-__all__ = ["EMPTY_SEAT", "GameResult", "StoredAction", "StoredGame", "StoredSeat",
+
+def _status(text: str) -> GameStatus:
+    """A row's status as read; one no build writes counts as corrupt."""
+    try:
+        return GameStatus(text)
+    except ValueError:
+        return GameStatus.CORRUPT
+
+
+__all__ = ["EMPTY_SEAT", "GameResult", "GameStatus", "StoredAction", "StoredGame", "StoredSeat",
            "StoredWaiting", "TableSettings", "WaitingTable", "decode_game", "decode_result",
            "decode_seats", "decode_settings", "decode_waiting", "encode_json", "game_result"]

@@ -30,6 +30,7 @@ from .db import Database, Statement, load_games
 from .ratings import rate_game
 from .records import (
     GameResult,
+    GameStatus,
     StoredGame,
     StoredSeat,
     StoredWaiting,
@@ -43,12 +44,6 @@ from .records import (
 from .visibility import listed_condition
 
 log = structlog.get_logger(__name__)
-
-STATUS_PLAYING = "playing"
-STATUS_FINISHED = "finished"
-STATUS_ABANDONED = "abandoned"
-STATUS_CORRUPT = "corrupt"
-
 
 class KnownPlayer(NamedTuple):
     """A token's player as the store knows it; ``account``: their name is claimed."""
@@ -194,9 +189,10 @@ class SqliteStore:
         self._watchers.pop(table_id, None)
         game_id = self._game_of_table.pop(table_id, None)
         if game_id is not None:
-            self.db.write_nowait(Database.finish_game(game_id, STATUS_ABANDONED, None))
+            self.db.write_nowait(Database.finish_game(game_id, GameStatus.ABANDONED, None))
 
-    async def mark(self, game_id: str, status: str, result: GameResult | None = None) -> None:
+    async def mark(self, game_id: str, status: GameStatus,
+                   result: GameResult | None = None) -> None:
         await self.db.write(Database.finish_game(game_id, status, result))
 
     # --- waiting tables -----------------------------------------------------------------
@@ -259,7 +255,8 @@ class SqliteStore:
     # --- reading games --------------------------------------------------------------------
 
     async def unfinished_games(self) -> list[StoredGame]:
-        return list(await self.db.read(lambda c: load_games(c, "status = ?", (STATUS_PLAYING,))))
+        return list(await self.db.read(
+            lambda c: load_games(c, "status = ?", (GameStatus.PLAYING,))))
 
     async def game(self, game_id: str) -> StoredGame | None:
         games = await self.db.read(lambda c: load_games(c, "id = ?", (game_id,)))
@@ -288,7 +285,7 @@ class SqliteStore:
             sql = ("SELECT id, table_id, seats, result, finished, table_info, "
                    "(SELECT invite FROM table_invites WHERE table_invites.table_id = "
                    f"games.table_id) FROM games WHERE status = ? AND {listed}")
-            params: list[Any] = [STATUS_FINISHED, *listed_params]
+            params: list[Any] = [GameStatus.FINISHED, *listed_params]
             if after_key is not None:
                 sql += " AND (finished, id) < (?, ?)"
                 params += list(after_key)
@@ -307,7 +304,7 @@ class SqliteStore:
 
 def finished_statements(game_id: str, result: GameResult) -> list[Statement]:
     """What one commit stores at a game's end: its result, then its rating."""
-    return [Database.finish_game(game_id, STATUS_FINISHED, result), rate_game(game_id)]
+    return [Database.finish_game(game_id, GameStatus.FINISHED, result), rate_game(game_id)]
 
 
 def _spectator(game_id: str, player_id: str) -> tuple[str, tuple[str, str]]:
@@ -349,10 +346,6 @@ def game_summary(game_id: str, table_id: str, seats_json: str, result_json: str 
 
 
 __all__ = [
-    "STATUS_ABANDONED",
-    "STATUS_CORRUPT",
-    "STATUS_FINISHED",
-    "STATUS_PLAYING",
     "KnownPlayer",
     "SqliteStore",
     "game_summary",

@@ -27,8 +27,7 @@ from ..clock import loop_time
 from ..net.addresses import capped
 from ..net.connection import Connection
 from ..storage.accounts import AccountStore
-from ..storage.records import game_result
-from ..storage.store import STATUS_CORRUPT, STATUS_FINISHED
+from ..storage.records import GameStatus, game_result
 from ..storage.visibility import invite_matches, new_invite
 from .guards import check_player_tables
 from .names import name_key, refuse_bot_like, visible_name
@@ -170,7 +169,7 @@ class Lobby:
             except Exception as exc:
                 log.error("restore_failed", game_id=stored.id, table_id=stored.table_id,
                           error=f"{type(exc).__name__}: {exc}")
-                await store.mark(stored.id, STATUS_CORRUPT)
+                await store.mark(stored.id, GameStatus.CORRUPT)
                 continue
             store.adopt(table.table_id, stored.id)
             await self._ensure_invite(table)
@@ -207,7 +206,7 @@ class Lobby:
         if not isinstance(game_id, str):
             return None
         stored = await self.services.store.game(game_id)
-        if stored is None or stored.status != STATUS_FINISHED:
+        if stored is None or stored.status is not GameStatus.FINISHED:
             return None
         try:
             table = restore_table(self.services, stored, self._restored_player)
