@@ -17,7 +17,10 @@ threads), which compete with the loop for the GIL and the cores.
   (``kill``) one worker is killed halfway through (``kill -9``). Per run: decisions/s, ×inline,
   p50/p99/max latency, fallback share, loop lag (a 2 ms ticker's delay: p99,
   max), mean batch size, loop and process CPU per decision, late answers
-  (answered after their deadline). The figures are medians over the repeats.
+  (answered after their deadline), and the share of the run the loop spent waiting in
+  its selector (``loop_waiting_pct``: with a slow worker the loop waits, and a host
+  that charges waits as CPU, as this sandbox does, raises the loop CPU per decision;
+  docs/measurements/performance.md). The figures are medians over the repeats.
 - ``--burst N``: N requests at once on a started pool (``max_inflight`` 64): how
   many were answered late and the loop lag while the refused ones get their
   heuristic answers.
@@ -35,6 +38,7 @@ import gc
 import logging
 import os
 import random
+import selectors
 import signal
 import statistics
 import sys
@@ -63,6 +67,23 @@ from wizard.training.onnx_graphs import (
 
 POLICY = "default"
 TICK_S = 0.002
+
+
+class TimedSelector(selectors.DefaultSelector):
+    """The loop's selector, counting the wall time the loop spends waiting in it."""
+
+    waited = 0.0
+
+    def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+        start = time.perf_counter()
+        try:
+            return super().select(timeout)
+        finally:
+            TimedSelector.waited += time.perf_counter() - start
+
+
+def timed_loop() -> asyncio.AbstractEventLoop:
+    return asyncio.SelectorEventLoop(TimedSelector())
 log = structlog.get_logger(__name__)
 
 
@@ -156,8 +177,10 @@ async def bench_pool(pool: InferencePool, work: list[tuple[Observation, AgentSpe
             index += concurrency
 
     cpu, process_cpu = time.thread_time(), time.process_time()
+    waited, started = TimedSelector.waited, time.perf_counter()
     await asyncio.gather(ticker(), killer(), *(client(i) for i in range(concurrency)))
     cpu, process_cpu = time.thread_time() - cpu, time.process_time() - process_cpu
+    wait_share = (TimedSelector.waited - waited) / (time.perf_counter() - started)
     pooled = sum(d.reason is None for d in decisions)
     batches = pool.metrics.batches - batches
     return {
@@ -172,6 +195,7 @@ async def bench_pool(pool: InferencePool, work: list[tuple[Observation, AgentSpe
         "loop_lag_p99_ms": percentile(lags, 0.99) * 1000,
         "loop_lag_max_ms": max(lags, default=0.0) * 1000,
         "mean_batch": (pool.metrics.batch_rows - rows) / max(1, batches),
+        "loop_waiting_pct": 100.0 * wait_share,
     }
 
 
@@ -279,7 +303,8 @@ def main() -> None:
             inline.append(bench_inline(agent, work, args.seconds))
             names = list(transports) if repeat % 2 == 0 else list(reversed(transports))
             for name in names:
-                results[name].append(asyncio.run(run_transport(transports[name], args, work)))
+                with asyncio.Runner(loop_factory=timed_loop) as runner:
+                    results[name].append(runner.run(run_transport(transports[name], args, work)))
         inline_rate = statistics.median(r["decisions_per_s"] for r in inline)
         for key in inline[0]:
             print(f"{'inline':<18} {key:<18} {statistics.median(r[key] for r in inline):>10.2f}")
