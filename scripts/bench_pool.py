@@ -84,6 +84,8 @@ class TimedSelector(selectors.DefaultSelector):
 
 def timed_loop() -> asyncio.AbstractEventLoop:
     return asyncio.SelectorEventLoop(TimedSelector())
+
+
 log = structlog.get_logger(__name__)
 
 
