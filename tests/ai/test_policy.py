@@ -98,6 +98,20 @@ def test_bids_maximise_the_expected_score_under_the_tricks_head(policy_path: Pat
     assert len(bids_seen) > 1  # not a constant: the bid depends on the hand
 
 
+def test_a_batch_of_bids_and_cards_decides_each_row_as_it_would_alone(policy_path: Path) -> None:
+    # The pool sends bids, trump choices and cards in one batch; one ONNX call serves them all.
+    policy = OnnxPolicy(policy_path)
+    obs = observations(4, seed=6, options=GameOptions(wizard_trump_dealer_chooses=True))
+    features, masks = encode_batch(obs), ActionSpace.mask_batch(obs)
+    assert {o.phase for o in obs} >= {Phase.BIDDING, Phase.PLAYING}
+    together = policy.logits(features, masks)
+    alone = np.concatenate([policy.logits(features[i:i + 1], masks[i:i + 1])
+                            for i in range(len(obs))])
+    assert np.allclose(together, alone, atol=1e-4)
+    assert np.array_equal(together.argmax(axis=1), alone.argmax(axis=1))
+    assert all(masks[i, together[i].argmax()] for i in range(len(obs)))
+
+
 def test_with_bid_reads_like_the_observation_after_that_bid() -> None:
     game = WizardGame(3, seed=11)
     seat = game.current_player

@@ -185,22 +185,30 @@ class OnnxPolicy:
         """Decision logits ``[N, 85]``: illegal actions at -1e9, the best legal one highest.
 
         Card and trump rows hold the log of ``probs``; bidding rows hold each
-        legal bid's expected score / `BID_POINTS_PER_LOGIT` (one more ONNX call
-        over the bidding rows, one row per legal bid). Raises `ValueError` when
-        the outputs do not fit.
+        legal bid's expected score / `BID_POINTS_PER_LOGIT`, from the tricks head
+        reading the row as it would be after that bid (one row per legal bid).
+        The other rows and the bids' rows go through the network in one ONNX
+        call: a bidding row's own ``probs`` are never used, so it is not run.
+        Raises `ValueError` when the outputs do not fit.
         """
-        out = self.run(features, masks)
-        with np.errstate(divide="ignore"):
-            logits = np.log(out.probs)
         bidding = bidding_rows(masks)
-        if bidding.size:
-            owners, bids = np.nonzero(masks[bidding][:, _BIDS])
-            asked = with_bid(features[bidding[owners]], bids)
-            asked_masks = masks[bidding[owners]]
-            tricks = self.run(asked, asked_masks).tricks
-            rows = np.full((bidding.size, NUM_ACTIONS), MASKED, np.float32)
-            rows[owners, BID_BASE + bids] = bid_scores(tricks, bids) / BID_POINTS_PER_LOGIT
-            logits[bidding] = rows
+        if not bidding.size:
+            out = self.run(features, masks)
+            with np.errstate(divide="ignore"):
+                logits = np.log(out.probs)
+            return np.where(masks, logits, MASKED).astype(np.float32)
+        playing = np.setdiff1d(np.arange(len(masks)), bidding, assume_unique=True)
+        owners, bids = np.nonzero(masks[bidding][:, _BIDS])
+        asked = bidding[owners]
+        out = self.run(np.concatenate([features[playing], with_bid(features[asked], bids)]),
+                       np.concatenate([masks[playing], masks[asked]]))
+        logits = np.full(masks.shape, MASKED, np.float32)
+        with np.errstate(divide="ignore"):
+            logits[playing] = np.log(out.probs[:playing.size])
+        rows = np.full((bidding.size, NUM_ACTIONS), MASKED, np.float32)
+        rows[owners, BID_BASE + bids] = (bid_scores(out.tricks[playing.size:], bids)
+                                         / BID_POINTS_PER_LOGIT)
+        logits[bidding] = rows
         return np.where(masks, logits, MASKED).astype(np.float32)
 
 
