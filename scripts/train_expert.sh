@@ -7,7 +7,8 @@
 #      the same function), four passes over the data a chunk;
 #   3. the same with a card head of 64 units (docs/policy.md), learning rate 2e-4,
 #      THIRD_GAMES games (0: no third stage, the recipe of v2, models/default-v2.onnx);
-# then export (with the parity check), duplicate evaluations and the model card.
+# then export (with the parity check; the model card asks for the cards one card ahead,
+# LOOKAHEAD points per logit, wizard/ai/lookahead.py), duplicate evaluations and the card.
 # About three hours of training on 2 cores; run it in the background:
 #   nice scripts/train_expert.sh > runs/expert.log 2>&1 &
 #   OUT=runs/x FIRST_GAMES=200 SECOND_GAMES=200 THIRD_GAMES=200 EVAL_GAMES=40 scripts/train_expert.sh
@@ -21,6 +22,7 @@ START="${START:-models/default-v1.onnx}"
 FIRST_GAMES="${FIRST_GAMES:-10000}"
 SECOND_GAMES="${SECOND_GAMES:-16000}"
 THIRD_GAMES="${THIRD_GAMES:-32000}"
+LOOKAHEAD="${LOOKAHEAD:-20}"  # the served cards one card ahead (wizard export --card-lookahead)
 EVAL_GAMES="${EVAL_GAMES:-2000}"
 WORKERS="${WORKERS:-2}"
 JOBS="${JOBS:-2}"
@@ -55,7 +57,8 @@ plot_runs([Path(p) for p in sys.argv[2:]], Path(sys.argv[1]), "expert iteration:
     $([ "$SHIPPED" = third ] && echo "$OUT/third")
 
 echo "== export and evaluation" >&2
-"$PY" -m wizard export "$OUT/$SHIPPED/checkpoint" --out "$OUT/models/default.onnx"
+"$PY" -m wizard export "$OUT/$SHIPPED/checkpoint" --out "$OUT/models/default.onnx" \
+    --card-lookahead "$LOOKAHEAD"
 cp models/oi_*.onnx models/oi_*.json "$OUT/models/"  # the OI opponent's networks
 evaluate() {  # evaluate NAME AGENTS GAMES: one JSON result in $OUT/eval_NAME.json (seed 11)
     WIZARD_MODELS_DIR="$OUT/models" "$PY" -m wizard evaluate --agents "$2" --games "$3" \
@@ -68,7 +71,7 @@ evaluate 6_players model,heuristic,heuristic,heuristic,heuristic,heuristic "$(( 
 evaluate vs_3_random model,random,random,random "$(( EVAL_GAMES / 2 ))"
 evaluate vs_oi model,oi,model,oi "$(( EVAL_GAMES / 2 ))"
 "$PY" -m wizard export "$OUT/$SHIPPED/checkpoint" --out "$OUT/models/default.onnx" \
-    --evaluations "$OUT" --note "shipped_stage=$SHIPPED" --note "recipe=scripts/train_expert.sh \
+    --card-lookahead "$LOOKAHEAD" --evaluations "$OUT" --note "shipped_stage=$SHIPPED" --note "recipe=scripts/train_expert.sh \
 (FIRST_GAMES=$FIRST_GAMES SECOND_GAMES=$SECOND_GAMES THIRD_GAMES=$THIRD_GAMES)" \
     --note "this_script_run_seconds=$(( $(date +%s) - started ))" \
     --note "machine=2 shared cores, no accelerator"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import numpy as np
@@ -104,12 +105,71 @@ def test_a_batch_of_bids_and_cards_decides_each_row_as_it_would_alone(policy_pat
     obs = observations(4, seed=6, options=GameOptions(wizard_trump_dealer_chooses=True))
     features, masks = encode_batch(obs), ActionSpace.mask_batch(obs)
     assert {o.phase for o in obs} >= {Phase.BIDDING, Phase.PLAYING}
-    together = policy.logits(features, masks)
-    alone = np.concatenate([policy.logits(features[i:i + 1], masks[i:i + 1])
-                            for i in range(len(obs))])
-    assert np.allclose(together, alone, atol=1e-4)
-    assert np.array_equal(together.argmax(axis=1), alone.argmax(axis=1))
-    assert all(masks[i, together[i].argmax()] for i in range(len(obs)))
+    for lookahead in (0.0, 20.0):  # the cards one card ahead, or by probability
+        together = policy.logits(features, masks, lookahead=lookahead)
+        alone = np.concatenate([policy.logits(features[i:i + 1], masks[i:i + 1],
+                                              lookahead=lookahead) for i in range(len(obs))])
+        assert np.allclose(together, alone, atol=1e-4)
+        assert np.array_equal(together.argmax(axis=1), alone.argmax(axis=1))
+        assert all(masks[i, together[i].argmax()] for i in range(len(obs)))
+    rows = np.full(len(obs), 20.0, np.float32)
+    rows[::2] = 0.0  # a lookahead per row: the pool's batch of bots of two versions
+    mixed = policy.logits(features, masks, lookahead=rows)
+    assert np.allclose(mixed[::2], policy.logits(features, masks, lookahead=0.0)[::2], atol=1e-4)
+    assert np.allclose(mixed[1::2], together[1::2], atol=1e-4)
+
+
+def test_a_card_lookahead_adds_each_cards_expected_score_after_it(policy_path: Path) -> None:
+    # The engine plays each legal card; the tricks head values the seat's view after it.
+    policy = OnnxPolicy(policy_path)
+    rng = random.Random(3)
+    game, checked = WizardGame(4, seed=8), 0
+    while not game.is_finished:
+        seat = game.current_player
+        obs = game.observation(seat)
+        if obs.phase is Phase.PLAYING and len(obs.legal_actions) > 1:
+            features, mask = encode_observation(obs)[None, :], ActionSpace.mask(obs)[None, :]
+            plain = policy.logits(features, mask, lookahead=0.0)[0]
+            looked = policy.logits(features, mask, lookahead=20.0)[0]
+            for action in obs.legal_actions:
+                after = game.clone()
+                after.apply(seat, action)
+                view = after.observation(seat)
+                if view.round_number != obs.round_number or (
+                        view.tricks_won != obs.tricks_won
+                        and view.tricks_won[seat] == obs.tricks_won[seat]):
+                    continue  # a new round, or another seat's trick (not in the features)
+                tricks = policy.run(encode_observation(view)[None, :],
+                                    ActionSpace.mask(view)[None, :]).tricks
+                expected = bid_scores(tricks, np.array([obs.bids[seat]]))[0]
+                column = ActionSpace.index(action)
+                assert looked[column] == pytest.approx(plain[column] + expected / 20.0, abs=1e-3)
+                checked += 1
+            assert np.array_equal(looked <= -1e8, plain <= -1e8)  # the same legal cards
+        game.apply(seat, rng.choice(obs.legal_actions))
+    assert checked > 50
+
+
+def test_a_policy_plays_the_lookahead_its_model_card_names(policy_path: Path,
+                                                           tmp_path: Path) -> None:
+    assert OnnxPolicy(policy_path).lookahead == 0.0  # no card_lookahead: probabilities alone
+    path = tmp_path / "looking.onnx"
+    path.write_bytes(policy_path.read_bytes())
+    card = json.loads(policy_path.with_suffix(".json").read_text())
+    path.with_suffix(".json").write_text(json.dumps({**card, "card_lookahead": 20}))
+    policy = OnnxPolicy(path)
+    assert policy.lookahead == 20.0
+    plays = [o for o in observations(4, seed=9) if o.phase is Phase.PLAYING
+             and len(o.legal_actions) > 1]
+    features, masks = encode_batch(plays), ActionSpace.mask_batch(plays)
+    assert np.allclose(policy.logits(features, masks),
+                       policy.logits(features, masks, lookahead=20.0), atol=1e-4)
+    assert not np.array_equal(policy.logits(features, masks),
+                              policy.logits(features, masks, lookahead=0.0))
+    for bad in ("20", -1, True, None):
+        path.with_suffix(".json").write_text(json.dumps({**card, "card_lookahead": bad}))
+        with pytest.raises(PolicyError, match="card_lookahead"):
+            OnnxPolicy(path)
 
 
 def test_with_bid_reads_like_the_observation_after_that_bid() -> None:

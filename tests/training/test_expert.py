@@ -102,8 +102,10 @@ def test_a_run_starts_from_an_exported_policy_file_with_its_weights_and_history(
                  "--init", str(broken), "--eval-games", "4", "--quiet"]) == 2
 
 
-def test_the_learner_at_the_table_plays_its_own_moves_and_only_its_seats_become_rows() -> None:
-    shipped = Path("models/default.onnx")
+def test_the_learner_at_the_table_plays_its_own_moves_and_only_its_seats_become_rows(
+        tmp_path: Path) -> None:
+    shipped = tmp_path / "learner-1.onnx"  # as training writes it: no card, no lookahead
+    shipped.write_bytes(Path("models/default.onnx").read_bytes())
     config = TeacherConfig("oi", labeller="oi", keep_plays=1.0, explore_bids=0.0,
                            learner_seats=0.25, opponents=("heuristic",))
     rows = play_teacher_games(config, 3, seed=6, learner=shipped)
@@ -129,10 +131,13 @@ def test_a_run_with_the_learner_at_the_table_trains_on_its_own_games(tmp_path: P
     assert main(["train", "imitate", "--out", str(out), "--games", "4", "--teacher", "oi",
                  "--labeller", "oi", "--learner-seats", "0.5", "--opponents", "heuristic,oi",
                  "--init", "models/default.onnx", "--eval-every", "100", "--eval-games", "4",
-                 "--workers", "2", "--quiet"]) == 0
+                 "--workers", "2", "--card-lookahead", "20", "--quiet"]) == 0
     record = json.loads((out / "checkpoint" / "policy.json").read_text())
     config = record["meta"]["training"][-1]["config"]
     assert config["learner_seats"] == 0.5 and config["opponents"] == ["heuristic", "oi"]
+    assert config["card_lookahead"] == 20.0  # the learner plays its cards one card ahead
+    learners = sorted((out / "learner").glob("learner-*.onnx"))
+    assert learners and all(OnnxPolicy(path).lookahead == 20.0 for path in learners)
     assert record["meta"]["games"] == 4
 
 

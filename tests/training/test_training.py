@@ -183,6 +183,11 @@ def test_the_cli_writes_the_evaluations_and_notes_into_the_model_card(
     assert main(["export", str(imitation_run / "checkpoint"), "--out", str(model),
                  "--note", "no equals sign"]) == 2
     assert "KEY=VALUE" in capsys.readouterr().err
+    assert card["card_lookahead"] == 0.0 and OnnxPolicy(model).lookahead == 0.0
+    assert main(["export", str(imitation_run / "checkpoint"), "--out", str(model),
+                 "--card-lookahead", "20"]) == 0
+    served = OnnxPolicy(model)
+    assert served.lookahead == 20.0 and "card_lookahead" in served.card["decisions"]
 
 
 def test_the_learning_curve_names_two_runs_of_one_stage_by_their_directories(

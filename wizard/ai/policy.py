@@ -28,10 +28,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from wizard.engine import BID_BASE, MAX_BID, NUM_ACTIONS
+from wizard.engine import BID_BASE, MAX_BID, NUM_ACTIONS, PLAY_BASE
+from wizard.engine.cards import NUM_CARDS
 from wizard.engine.rules import round_score
 
 from .encoding import BLOCKS, ENCODING_VERSION, FEATURE_SIZE, ActionSpace
+from .lookahead import after_card, card_rows
 
 MASKED = np.float32(-1e9)
 #: the tricks head covers 0..20 tricks (20 cards is the largest hand)
@@ -45,6 +47,7 @@ OUTPUT_NAMES = ("probs", "tricks")
 _OWN = BLOCKS["own"].start
 _BALANCE = BLOCKS["bid_balance"].start
 _BIDS = slice(BID_BASE, BID_BASE + MAX_BID + 1)
+_CARDS = slice(PLAY_BASE, PLAY_BASE + NUM_CARDS)
 #: SCORE_TABLE[b, t]: the Wizard score of bid b when the round ends with t tricks
 SCORE_TABLE = np.array(
     [[round_score(b, t) for t in range(TRICKS_SIZE)] for b in range(MAX_BID + 1)], np.float32
@@ -161,6 +164,7 @@ class OnnxPolicy:
         if width != FEATURE_SIZE:
             raise PolicyError(f"{self.path.name} expects {width} features, not {FEATURE_SIZE}")
         self.name = str(self.card.get("name", self.path.stem))
+        self.lookahead = card_lookahead(self.card, self.path.name)
 
     def run(self, features: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
             ) -> PolicyOutput:
@@ -180,35 +184,52 @@ class OnnxPolicy:
                              f"not ({len(masks)}, {TRICKS_SIZE})")
         return PolicyOutput(probs, tricks)
 
-    def logits(self, features: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
+    def logits(self, features: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_],
+               lookahead: npt.NDArray[np.float32] | float | None = None
                ) -> npt.NDArray[np.float32]:
         """Decision logits ``[N, 85]``: illegal actions at -1e9, the best legal one highest.
 
         Card and trump rows hold the log of ``probs``; bidding rows hold each
         legal bid's expected score / `BID_POINTS_PER_LOGIT`, from the tricks head
         reading the row as it would be after that bid (one row per legal bid).
-        The other rows and the bids' rows go through the network in one ONNX
-        call: a bidding row's own ``probs`` are never used, so it is not run.
-        Raises `ValueError` when the outputs do not fit.
+        A card row with a choice, where ``lookahead`` (points per logit, a row's
+        or every row's; ``None``: the policy's own, `OnnxPolicy.lookahead`) is
+        above 0, adds each legal card's expected score after it / ``lookahead``
+        (`wizard.ai.lookahead`, one row per legal card). The rows, the bids' and
+        the cards' go through the network in one ONNX call; a bidding row's own
+        ``probs`` are never used, so it is not run. Raises `ValueError` when the
+        outputs do not fit.
         """
+        n = len(masks)
+        points = np.broadcast_to(np.asarray(self.lookahead if lookahead is None else lookahead,
+                                            np.float32), (n,))
         bidding = bidding_rows(masks)
-        if not bidding.size:
-            out = self.run(features, masks)
-            with np.errstate(divide="ignore"):
-                logits = np.log(out.probs)
-            return np.where(masks, logits, MASKED).astype(np.float32)
-        playing = np.setdiff1d(np.arange(len(masks)), bidding, assume_unique=True)
+        playing = np.setdiff1d(np.arange(n), bidding, assume_unique=True)
         owners, bids = np.nonzero(masks[bidding][:, _BIDS])
         asked = bidding[owners]
-        out = self.run(np.concatenate([features[playing], with_bid(features[asked], bids)]),
-                       np.concatenate([masks[playing], masks[asked]]))
+        looking = card_rows(features, masks)
+        looking = looking[points[looking] > 0]
+        lookers, cards = np.nonzero(masks[looking][:, _CARDS])
+        after, after_masks = after_card(features[looking[lookers]], cards)
+        if not asked.size and not lookers.size:
+            out = self.run(features, masks)
+        else:
+            out = self.run(np.concatenate([features[playing], with_bid(features[asked], bids),
+                                           after]),
+                           np.concatenate([masks[playing], masks[asked], after_masks]))
         logits = np.full(masks.shape, MASKED, np.float32)
         with np.errstate(divide="ignore"):
             logits[playing] = np.log(out.probs[:playing.size])
-        rows = np.full((bidding.size, NUM_ACTIONS), MASKED, np.float32)
-        rows[owners, BID_BASE + bids] = (bid_scores(out.tricks[playing.size:], bids)
-                                         / BID_POINTS_PER_LOGIT)
-        logits[bidding] = rows
+        if asked.size:
+            tricks = out.tricks[playing.size:playing.size + asked.size]
+            rows = np.full((bidding.size, NUM_ACTIONS), MASKED, np.float32)
+            rows[owners, BID_BASE + bids] = bid_scores(tricks, bids) / BID_POINTS_PER_LOGIT
+            logits[bidding] = rows
+        if lookers.size:
+            who = looking[lookers]
+            own_bids = np.rint(features[who, _OWN + 1] * 20.0).astype(np.int64)
+            expected = bid_scores(out.tricks[playing.size + asked.size:], own_bids)
+            logits[who, PLAY_BASE + cards] += expected / points[who]
         return np.where(masks, logits, MASKED).astype(np.float32)
 
 
@@ -256,6 +277,17 @@ def read_model_card(path: Path) -> dict[str, Any]:
     return data
 
 
+def card_lookahead(card: dict[str, Any], name: str) -> float:
+    """A model card's ``card_lookahead`` (points per logit, `OnnxPolicy.logits`): 0 when
+    absent (the policy's cards as its probabilities have them). Raises `PolicyError` for a
+    value that is not a number of at least 0."""
+    value = card.get("card_lookahead", 0.0)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e6:
+        raise PolicyError(f"{name}: card_lookahead must be a number of points per logit, "
+                          f"0 or more, got {value!r}")
+    return float(value)
+
+
 __all__ = ["BID_POINTS_PER_LOGIT", "SCORE_TABLE", "TRICKS_SIZE", "ActionSpace", "OnnxPolicy",
-           "PolicyError", "PolicyOutput", "bid_scores", "bidding_rows", "choose", "models_dir",
-           "read_model_card", "with_bid"]
+           "PolicyError", "PolicyOutput", "bid_scores", "bidding_rows", "card_lookahead", "choose",
+           "models_dir", "read_model_card", "with_bid"]

@@ -35,6 +35,22 @@ def int_list(what: str, example: str, low: int,
     return parse
 
 
+def points_per_logit(text: str) -> float:
+    """An argparse type: a card lookahead's points per logit, 0 (none) or more.
+
+    >>> points_per_logit("20")
+    20.0
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 1e6:
+        raise argparse.ArgumentTypeError(f"points per logit must be a number, 0 (no lookahead) "
+                                         f"or more, like 20, got {text!r}")
+    return value
+
+
 def command_line(default: str) -> str:
     """The command that runs now, for a run's history (``default`` when not ``wizard train``)."""
     if sys.argv[1:2] != ["train"]:
@@ -42,4 +58,4 @@ def command_line(default: str) -> str:
     return "wizard " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
-__all__ = ["command_line", "int_list"]
+__all__ = ["command_line", "int_list", "points_per_logit"]

@@ -74,7 +74,7 @@ def check_parity(net: PolicyNet, path: Path, features: np.ndarray, masks: np.nda
 
 
 def export_policy(checkpoint: Path, out: Path, *, name: str | None = None,
-                  card_extra: Mapping[str, Any] | None = None,
+                  card_extra: Mapping[str, Any] | None = None, card_lookahead: float = 0.0,
                   parity_count: int = PARITY_OBSERVATIONS) -> dict[str, Any]:
     """Write ``out`` (.onnx) and its model card from ``checkpoint``; returns the card.
 
@@ -121,7 +121,11 @@ def export_policy(checkpoint: Path, out: Path, *, name: str | None = None,
                     "tricks": "float32 [N, 21], tricks at the end of the round",
                     "value": "float32 [N, 1], round score / 100"},
         "decisions": "cards and trump: argmax of probs; bids: highest expected score "
-                     "under tricks for each legal bid",
+                     "under tricks for each legal bid" + (
+                         "; cards with a choice: log probs + the expected score of the bid "
+                         "under tricks after each card / card_lookahead (wizard.ai.lookahead)"
+                         if card_lookahead > 0 else ""),
+        "card_lookahead": card_lookahead,
         "parity": {"observations": len(features), "max_abs_diff": difference,
                    "tolerance": PARITY_TOLERANCE},
         "training": meta.get("training", []),
@@ -163,10 +167,17 @@ def evaluation_summary(directory: Path) -> dict[str, Any]:
     return runs
 
 
-def write_temp_policy(policy: NetPolicy, directory: Path, name: str = "candidate") -> Path:
-    """The policy as an ONNX file for an in-training evaluation (no parity check, no card)."""
+def write_temp_policy(policy: NetPolicy, directory: Path, name: str = "candidate",
+                      card_lookahead: float = 0.0) -> Path:
+    """The policy as an ONNX file for an in-training evaluation or game (no parity check);
+    with ``card_lookahead`` > 0 a model card that asks for the cards one card ahead."""
     path = directory / f"{name}.onnx"
     onnx.save(mlp_policy(policy.net.to_weights(), name=name), str(path))
+    card = path.with_suffix(".json")
+    if card_lookahead > 0:
+        write_model_card(path, {"name": name, "card_lookahead": card_lookahead})
+    else:
+        card.unlink(missing_ok=True)
     return path
 
 

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .cli_args import points_per_logit
+
 
 def register(sub: Any) -> None:
     """Add the top-level ``export`` command."""
@@ -24,6 +26,10 @@ def register(sub: Any) -> None:
     parser.add_argument("--evaluations", type=Path, default=None, metavar="DIR",
                         help="the card's evaluation from DIR/eval_NAME.json (wizard evaluate "
                              "--json, the policy first); each margin is printed")
+    parser.add_argument("--card-lookahead", type=points_per_logit, default=0.0, metavar="POINTS",
+                        help="serve the policy's cards one card ahead: log probs + each "
+                             "card's expected score after it / POINTS (0: probs alone; "
+                             "the shipped policy: 20; wizard.ai.lookahead)")
     parser.add_argument("--note", action="append", default=[], metavar="KEY=VALUE",
                         help="a text field of the card, e.g. recipe=... (repeatable)")
     parser.set_defaults(handler=run_export)
@@ -44,7 +50,8 @@ def run_export(args: argparse.Namespace) -> int:
             extra[key] = value
         if args.evaluations is not None:
             extra["evaluation"] = evaluation_summary(args.evaluations)
-        card = export_policy(args.checkpoint, args.out, name=args.name, card_extra=extra)
+        card = export_policy(args.checkpoint, args.out, name=args.name, card_extra=extra,
+                             card_lookahead=args.card_lookahead)
     except (CheckpointError, ExportError, OSError, ValueError, KeyError) as exc:
         print(f"wizard export: {exc}", file=sys.stderr)
         return 2

@@ -55,6 +55,7 @@ class ImitationConfig:
     opponents: tuple[str, ...] = ()
     cost_weight: float = 0.0  # > 0: card rows weighted by the teacher's spread (teacher.py)
     card_head: int = 0  # > 0: the ``init`` net gains a card head of this size (`card_head`)
+    card_lookahead: float = 0.0  # > 0: the learner and the evaluations play one card ahead
 
 
 class ReplayBuffer:
@@ -93,16 +94,20 @@ class LearnerFiles:
     """The net as it stands, written as ``directory/learner-N.onnx`` for each chunk that
     it plays; the files of chunks long done are removed."""
 
-    def __init__(self, directory: Path, policy: NetPolicy, keep: int) -> None:
+    def __init__(self, directory: Path, policy: NetPolicy, keep: int,
+                 card_lookahead: float = 0.0) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         self.directory, self.policy, self.keep = directory, policy, keep
+        self.card_lookahead = card_lookahead
         self.count = 0
 
     def __call__(self) -> Path:
         self.count += 1
         stale = self.directory / f"learner-{self.count - self.keep - 1}.onnx"
         stale.unlink(missing_ok=True)
-        return write_temp_policy(self.policy, self.directory, f"learner-{self.count}")
+        stale.with_suffix(".json").unlink(missing_ok=True)
+        return write_temp_policy(self.policy, self.directory, f"learner-{self.count}",
+                                 self.card_lookahead)
 
 
 def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
@@ -153,7 +158,8 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
                             labeller=config.labeller, soft_temperature=config.soft_temperature,
                             learner_seats=config.learner_seats, opponents=config.opponents,
                             cost_weight=config.cost_weight)
-    learner = LearnerFiles(out / "learner", policy, keep=config.workers + 1) \
+    learner = LearnerFiles(out / "learner", policy, keep=config.workers + 1,
+                           card_lookahead=config.card_lookahead) \
         if config.learner_seats > 0 else None
     buffer = ReplayBuffer(config.buffer_rows)
     rng = np.random.default_rng(config.seed + done)
@@ -187,7 +193,8 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
         if total // config.eval_every > last_eval or total == config.games:
             last_eval = total // config.eval_every
             evaluation = evaluate_against_heuristics(policy, config.eval_games,
-                                                     jobs=config.workers)
+                                                     jobs=config.workers,
+                                                     card_lookahead=config.card_lookahead)
             record |= evaluation
         append_metrics(out, record)
         bar.update(played - (bar.n - done))

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .cli_args import command_line, int_list
+from .cli_args import command_line, int_list, points_per_logit
 
 _hidden = int_list("hidden sizes", "256,256", 1)
 
@@ -70,6 +70,10 @@ def register(trainers: Any) -> None:
                          help="the net also reads the card-sense features (which cards are "
                               "higher, beaten, trump, legal); added to an --init net with "
                               "zero weights, the same function to start from")
+    imitate.add_argument("--card-lookahead", type=points_per_logit, default=0.0, metavar="POINTS",
+                         help="the learner at the table and the evaluations play their cards "
+                              "one card ahead, as the server does (wizard export "
+                              "--card-lookahead; 0: by the policy's probabilities)")
     imitate.add_argument("--learner-seats", type=float, default=0.0,
                          help="expert iteration with the net at the table: the share of seats "
                               "it plays (at least one), its decisions labelled by --labeller")
@@ -128,7 +132,8 @@ def run_imitate(args: argparse.Namespace) -> int:
         eval_every=args.eval_every, eval_games=args.eval_games, workers=args.workers,
         seed=args.seed, labeller=args.labeller, soft_temperature=args.soft_temperature,
         learner_seats=args.learner_seats, opponents=args.opponents, widen=args.widen,
-        card_sense=args.card_sense, cost_weight=args.cost_weight, card_head=args.card_head)
+        card_sense=args.card_sense, cost_weight=args.cost_weight, card_head=args.card_head,
+        card_lookahead=args.card_lookahead)
     return _run("imitate", lambda: train_imitation(
         args.out, config, resume=args.resume, command=command_line("wizard train imitate"),
         progress=not args.quiet, init=args.init))

@@ -39,7 +39,8 @@ def read_metrics(out: Path) -> list[dict[str, Any]]:
 
 
 def evaluate_against_heuristics(policy: NetPolicy, games: int, seed: int = EVAL_SEED,
-                                players: int = 4, jobs: int = 1) -> dict[str, float]:
+                                players: int = 4, jobs: int = 1,
+                                card_lookahead: float = 0.0) -> dict[str, float]:
     """The policy in one seat, heuristics in the others: its mean, theirs, its bid accuracy.
 
     The policy is written as a scratch ``default.onnx``; with ``jobs`` > 1 the
@@ -47,7 +48,7 @@ def evaluate_against_heuristics(policy: NetPolicy, games: int, seed: int = EVAL_
     points at the scratch directory while they run).
     """
     with tempfile.TemporaryDirectory() as scratch:
-        path = write_temp_policy(policy, Path(scratch), "default")
+        path = write_temp_policy(policy, Path(scratch), "default", card_lookahead)
         heuristics = ["heuristic"] * (players - 1)
         if jobs <= 1:
             result = evaluate([ModelAgent(OnnxPolicy(path)), *heuristics], games, seed=seed)

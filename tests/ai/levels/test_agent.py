@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -9,10 +10,10 @@ import pytest
 from wizard.ai.decision import AgentSpec, act_with_strength
 from wizard.ai.levels import STRENGTH_RANGES, BotLevel, BotSettings
 from wizard.ai.levels.agent import LevelAgent, brain_for, moves_before
-from wizard.ai.levels.settings import BOT_VERSION
+from wizard.ai.levels.settings import BOT_VERSION, LOOKAHEAD_VERSION
 from wizard.ai.levels.strength import random_move_chance
 from wizard.ai.registry import make_agent
-from wizard.engine import GameOptions, WizardGame
+from wizard.engine import Action, GameOptions, Observation, Phase, WizardGame
 from wizard.training.onnx_graphs import write_random_policy
 
 from ..search.test_rollout import random_position
@@ -88,6 +89,41 @@ def test_a_hard_bot_plays_the_policy_file_of_its_version(tmp_path: Path,
     write_random_policy(tmp_path, "default-v1", hidden=(16,), seed=2)
     agent = LevelAgent("hard")
     assert {agent.act_as_bot(obs, old, m)[1] for m in moves} == {"bot:hard:model"}
+
+
+def game_observations(seed: int) -> list[Observation]:
+    """Every decision of a four-player game played by the first legal action."""
+    game, out = WizardGame(4, seed=seed), []
+    while not game.is_finished:
+        obs = game.observation(game.current_player)
+        out.append(obs)
+        game.apply(obs.player, obs.legal_actions[0])
+    return out
+
+
+def test_only_a_hard_bot_of_version_6_plays_its_cards_one_card_ahead(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same weights twice: one model card asks for the lookahead (nearly alone: 0.001
+    # points per logit), the other does not.
+    looking, plain = tmp_path / "looking", tmp_path / "plain"
+    for directory in (looking, plain):
+        directory.mkdir()
+        write_random_policy(directory, "default", hidden=(16,), seed=1)
+    card = looking / "default.json"
+    card.write_text(json.dumps({**json.loads(card.read_text()), "card_lookahead": 0.001}))
+    plays = [obs for obs in game_observations(seed=4) if obs.phase is Phase.PLAYING
+             and len(obs.legal_actions) > 1]
+
+    def choices(directory: Path, version: int) -> list[tuple[Action, str]]:
+        monkeypatch.setenv("WIZARD_MODELS_DIR", str(directory))
+        agent, bot = LevelAgent("hard"), BotSettings(BotLevel.HARD, 80, seed=2, version=version)
+        return [agent.act_as_bot(obs, bot, move) for move, obs in enumerate(plays)]
+
+    before = choices(plain, BOT_VERSION)
+    assert choices(looking, LOOKAHEAD_VERSION - 1) == before  # a stored version-5 bot
+    ahead = choices(looking, BOT_VERSION)
+    assert ahead != before
+    assert [by for _, by in ahead] == [by for _, by in before]  # the same random moves
 
 
 def test_move_numbers_count_every_bid_and_card_before() -> None:

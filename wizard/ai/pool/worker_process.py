@@ -38,6 +38,7 @@ from wizard.engine import Observation, action_index
 from ..agents import Agent
 from ..decision import AgentSpec, act_with_strength
 from ..levels import BotLevel, BotSettings
+from ..levels.settings import looks_ahead
 from ..levels.strength import POLICY_BRAIN, choose_rows, draw_rows, varies_per_move
 from ..policy import OnnxPolicy, PolicyError, read_model_card
 from ..registry import make_agent
@@ -88,11 +89,14 @@ LEVELS: tuple[BotLevel, ...] = tuple(BotLevel)
 NO_BOT = -1  # level column of a row without bot settings: the policy's best action
 
 
-def bot_row(bot: BotSettings | None, move_number: int) -> tuple[int, int, int, int]:
-    """The four ints a policy row carries for its bot: level, strength, seed, move number."""
+def bot_row(bot: BotSettings | None, move_number: int) -> tuple[int, int, int, int, int]:
+    """The five ints a policy row carries for its bot: level, strength, seed, move number,
+    and 1 when its cards are played one card ahead (`looks_ahead`: the bot's version;
+    a row without a bot plays the policy as its model card says), else 0."""
     if bot is None:
-        return (NO_BOT, 100, 0, move_number)
-    return (LEVELS.index(bot.level), min(100, max(0, bot.strength)), bot.seed, move_number)
+        return (NO_BOT, 100, 0, move_number, 1)
+    return (LEVELS.index(bot.level), min(100, max(0, bot.strength)), bot.seed, move_number,
+            int(looks_ahead(bot.version)))
 
 
 def strength_draws(bots: npt.NDArray[np.int64], masks: npt.NDArray[np.bool_]) -> tuple[
@@ -103,7 +107,7 @@ def strength_draws(bots: npt.NDArray[np.int64], masks: npt.NDArray[np.bool_]) ->
     of a random move, or -1), the softmax temperature and the uniform draw.
     """
     rows = [None if level == NO_BOT else (strength, seed, move_number)
-            for level, strength, seed, move_number in bots.tolist()]
+            for level, strength, seed, move_number, _ in bots.tolist()]
     return draw_rows(rows, masks.sum(axis=1).tolist(), varies=varies_per_move(POLICY_BRAIN))
 
 
@@ -115,8 +119,9 @@ def run_policy_batch(
 ) -> tuple[npt.NDArray[np.int64], float]:
     """A batch decided by a policy; returns a code per row and the compute seconds.
 
-    One ONNX call for the batch (and one more over the bidding rows, one row per
-    legal bid, for the expected scores: `OnnxPolicy.logits`). A code ``>= 0`` is
+    One ONNX call for the batch, with one row per legal bid of its bidding rows and,
+    where a row looks ahead (`bot_row`), per legal card of its card rows
+    (`OnnxPolicy.logits`). A code ``>= 0`` is
     the chosen action index; ``-1 - k`` means the bot plays a random move this
     time: ``legal_actions[k]``. Raises `KeyError` for a policy this worker did
     not load, and whatever the policy raises (a wrong output shape is a
@@ -127,7 +132,7 @@ def run_policy_batch(
     if loaded is None:
         raise KeyError(f"policy {policy!r} is not loaded in this worker")
     random_pick, temperatures, uniforms = strength_draws(bots, masks)
-    logits = loaded.logits(features, masks)
+    logits = loaded.logits(features, masks, lookahead=loaded.lookahead * bots[:, 4])
     chosen = choose_rows(logits, masks, temperatures, uniforms)
     codes = np.where(random_pick >= 0, -1 - random_pick, chosen)
     return codes, time.perf_counter() - start
