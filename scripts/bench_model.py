@@ -6,7 +6,8 @@
 
 ``--agent model`` (`bench_policy`, `bench_selfplay`): the learned policy's
 decision latency p50/p99 and decisions/s at batch 1, 8, 32, 128 — "decide" is
-encode + ONNX + choice (`OnnxPolicy.logits`, bids by expected score included),
+encode + ONNX + choice (`OnnxPolicy.logits`, bids by expected score and, as the
+policy's model card asks, its cards one card ahead included),
 beside "raw", one onnxruntime call on the same already-encoded inputs in the
 same run; then (needs the train extra) PPO self-play decisions/s
 (VectorWizardEnv, one batched forward pass per step, no update) with 64 games
