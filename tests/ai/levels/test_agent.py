@@ -10,7 +10,7 @@ import pytest
 from wizard.ai.decision import AgentSpec, act_with_strength
 from wizard.ai.levels import STRENGTH_RANGES, BotLevel, BotSettings
 from wizard.ai.levels.agent import LevelAgent, brain_for, moves_before
-from wizard.ai.levels.settings import BOT_VERSION, LOOKAHEAD_VERSION
+from wizard.ai.levels.settings import BOT_VERSION
 from wizard.ai.levels.strength import random_move_chance
 from wizard.ai.registry import make_agent
 from wizard.engine import Action, GameOptions, Observation, Phase, WizardGame
@@ -101,10 +101,10 @@ def game_observations(seed: int) -> list[Observation]:
     return out
 
 
-def test_only_a_hard_bot_of_version_6_plays_its_cards_one_card_ahead(
+def test_a_hard_bot_plays_the_policys_cards_by_probability_not_one_card_ahead(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The same weights twice: one model card asks for the lookahead (nearly alone: 0.001
-    # points per logit), the other does not.
+    # points per logit), the other does not. The `model` agent looks ahead; a level not.
     looking, plain = tmp_path / "looking", tmp_path / "plain"
     for directory in (looking, plain):
         directory.mkdir()
@@ -114,16 +114,17 @@ def test_only_a_hard_bot_of_version_6_plays_its_cards_one_card_ahead(
     plays = [obs for obs in game_observations(seed=4) if obs.phase is Phase.PLAYING
              and len(obs.legal_actions) > 1]
 
-    def choices(directory: Path, version: int) -> list[tuple[Action, str]]:
+    def choices(directory: Path) -> tuple[list[tuple[Action, str]], list[Action]]:
         monkeypatch.setenv("WIZARD_MODELS_DIR", str(directory))
-        agent, bot = LevelAgent("hard"), BotSettings(BotLevel.HARD, 80, seed=2, version=version)
-        return [agent.act_as_bot(obs, bot, move) for move, obs in enumerate(plays)]
+        agent, bot = LevelAgent("hard"), BotSettings(BotLevel.HARD, 80, seed=2)
+        model = make_agent("model")
+        return ([agent.act_as_bot(obs, bot, move) for move, obs in enumerate(plays)],
+                [model.act(obs) for obs in plays])
 
-    before = choices(plain, BOT_VERSION)
-    assert choices(looking, LOOKAHEAD_VERSION - 1) == before  # a stored version-5 bot
-    ahead = choices(looking, BOT_VERSION)
-    assert ahead != before
-    assert [by for _, by in ahead] == [by for _, by in before]  # the same random moves
+    hard_plain, model_plain = choices(plain)
+    hard_looking, model_looking = choices(looking)
+    assert hard_looking == hard_plain
+    assert model_looking != model_plain
 
 
 def test_move_numbers_count_every_bid_and_card_before() -> None:

@@ -52,7 +52,7 @@ from ..oi import OIAgent, make_oi_agent
 from ..policy import OnnxPolicy, PolicyError, models_dir
 from ..search import Budget, action_values, master_budget, pick
 from ..search.prior import blended_values, load_prior
-from .settings import BRAINS, DEFAULT_POLICY, BotLevel, BotSettings, looks_ahead, policy_for
+from .settings import BRAINS, DEFAULT_POLICY, BotLevel, BotSettings, policy_for
 from .strength import POLICY_BRAIN, MoveDraw, choose_rows, move_draw, varies_per_move
 
 #: builds a brain that is an agent of its own (``make_agent``'s signature)
@@ -203,8 +203,8 @@ class LevelAgent(Agent):
         policy = self._policies.get(policy_for(bot.version))
         assert policy is not None  # `_brain` loaded it
         mask = ActionSpace.mask(observation)[None, :]
-        logits = policy.logits(encode_observation(observation)[None, :], mask,
-                               lookahead=None if looks_ahead(bot.version) else 0.0)
+        # a level plays the policy's cards by their probabilities (`BOT_VERSION`)
+        logits = policy.logits(encode_observation(observation)[None, :], mask, lookahead=0.0)
         index = choose_rows(logits, mask, np.array([draw.temperature]), np.array([draw.uniform]))
         return ActionSpace.action(int(index[0]))
 

@@ -59,14 +59,13 @@ BRAINS: dict[BotLevel, str] = {
 #: 2 — master's worlds are weighted by the other seats' bids (`wizard.ai.search.inference`);
 #: 3 — and by their card plays (`wizard.ai.search.plays`);
 #: 4 — hard plays the policy trained on OI's and the master's values (`policy_for`);
-#: 5 — hard plays the policy with a card head (v3); new masters draw 95–100;
-#: 6 — hard plays its cards one card ahead (the policy's ``card_lookahead``,
-#: `wizard.ai.lookahead`; `looks_ahead`).
+#: 5 — hard plays the policy with a card head (v3); new masters draw 95–100.
+#: Hard plays the policy's cards by its probabilities, not one card ahead as the
+#: ``model`` agent does (the policy's ``card_lookahead``): looking ahead, hard came too
+#: close to master (docs/measurements/ai.md#cards-one-card-ahead).
 #: A stored bot keeps its version (one stored without one is 1), so a game restored after
 #: an upgrade goes on with the bots it started with, move for move.
-BOT_VERSION = 6
-#: the first version whose hard bots play the policy's cards one card ahead
-LOOKAHEAD_VERSION = 6
+BOT_VERSION = 5
 
 #: The policy file (``models/<name>.onnx``) of hard bots up to a version; newer ones play
 #: ``default``. A new policy keeps the old file under a new name and adds a line here.
@@ -84,16 +83,6 @@ def policy_for(version: int) -> str:
         if version <= up_to:
             return name
     return DEFAULT_POLICY
-
-
-def looks_ahead(version: int) -> bool:
-    """Whether a hard bot of ``version`` plays its policy's cards one card ahead (the
-    policy's own ``card_lookahead``), or by the policy's probabilities alone as before.
-
-    >>> looks_ahead(5), looks_ahead(BOT_VERSION)
-    (False, True)
-    """
-    return version >= LOOKAHEAD_VERSION
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,6 @@ from wizard.engine import Observation, action_index
 from ..agents import Agent
 from ..decision import AgentSpec, act_with_strength
 from ..levels import BotLevel, BotSettings
-from ..levels.settings import looks_ahead
 from ..levels.strength import POLICY_BRAIN, choose_rows, draw_rows, varies_per_move
 from ..policy import OnnxPolicy, PolicyError, read_model_card
 from ..registry import make_agent
@@ -91,12 +90,12 @@ NO_BOT = -1  # level column of a row without bot settings: the policy's best act
 
 def bot_row(bot: BotSettings | None, move_number: int) -> tuple[int, int, int, int, int]:
     """The five ints a policy row carries for its bot: level, strength, seed, move number,
-    and 1 when its cards are played one card ahead (`looks_ahead`: the bot's version;
-    a row without a bot plays the policy as its model card says), else 0."""
+    and 1 when its cards are played one card ahead as the policy's model card says (a
+    row without a bot, the ``model`` agent), 0 for a bot: a level plays the policy's
+    cards by their probabilities (`wizard.ai.levels.settings.BOT_VERSION`)."""
     if bot is None:
         return (NO_BOT, 100, 0, move_number, 1)
-    return (LEVELS.index(bot.level), min(100, max(0, bot.strength)), bot.seed, move_number,
-            int(looks_ahead(bot.version)))
+    return (LEVELS.index(bot.level), min(100, max(0, bot.strength)), bot.seed, move_number, 0)
 
 
 def strength_draws(bots: npt.NDArray[np.int64], masks: npt.NDArray[np.bool_]) -> tuple[
