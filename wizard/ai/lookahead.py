@@ -31,14 +31,14 @@ import numpy as np
 import numpy.typing as npt
 
 from wizard.engine import PLAY_BASE
-from wizard.engine.cards import FIRST_JESTER, FIRST_WIZARD, NUM_CARDS
+from wizard.engine.cards import CARD_RANK, CARD_SUIT, FIRST_JESTER, FIRST_WIZARD, NUM_CARDS
 
 from .encoding import BLOCKS, OPPONENT_FEATURES, ActionSpace
 
 Features = npt.NDArray[np.float32]
 Masks = npt.NDArray[np.bool_]
 
-_CARDS = slice(PLAY_BASE, PLAY_BASE + NUM_CARDS)  # the card actions' columns of a mask
+CARD_COLUMNS = slice(PLAY_BASE, PLAY_BASE + NUM_CARDS)  # the card actions' columns of a mask
 _PHASE_PLAYING = BLOCKS["phase"].start + 1
 _PLAYERS = BLOCKS["num_players"]
 _POSITION = BLOCKS["trick_position"]
@@ -52,14 +52,14 @@ _NO_SUIT = 4  # the "none" column of the trump and lead one-hots
 _IDS = np.arange(NUM_CARDS)
 _WIZARDS = (_IDS >= FIRST_WIZARD) & (_IDS < FIRST_JESTER)
 _JESTERS = _IDS >= FIRST_JESTER
-_SUIT = np.where(_IDS < FIRST_WIZARD, _IDS // 13, -1)  # -1: a wizard or a jester
-_RANK = np.where(_IDS < FIRST_WIZARD, _IDS % 13, -1)
+_SUIT = np.array(CARD_SUIT)  # -1: a wizard or a jester
+_RANK = np.array(CARD_RANK)
 
 
 def card_rows(features: Features, masks: Masks) -> npt.NDArray[np.int64]:
     """Rows that play a card with a choice of more than one."""
     playing = features[:, _PHASE_PLAYING] > 0.5
-    return np.flatnonzero(playing & (masks[:, _CARDS].sum(axis=1) > 1)).astype(np.int64)
+    return np.flatnonzero(playing & (masks[:, CARD_COLUMNS].sum(axis=1) > 1)).astype(np.int64)
 
 
 def after_card(features: Features, cards: npt.NDArray[np.integer[Any]]) -> tuple[Features, Masks]:
@@ -101,7 +101,7 @@ def after_card(features: Features, cards: npt.NDArray[np.integer[Any]]) -> tuple
     out[done, _LEAD.start + _NO_SUIT] = 1.0
     out[done, _PLAYED_NOW] = 0.0
     masks = np.zeros((len(cards), ActionSpace.SIZE), np.bool_)
-    masks[:, _CARDS] = out[:, _HAND:_HAND + NUM_CARDS] > 0.5
+    masks[:, CARD_COLUMNS] = out[:, _HAND:_HAND + NUM_CARDS] > 0.5
     return out, masks
 
 

@@ -29,11 +29,10 @@ import numpy as np
 import numpy.typing as npt
 
 from wizard.engine import BID_BASE, MAX_BID, NUM_ACTIONS, PLAY_BASE
-from wizard.engine.cards import NUM_CARDS
 from wizard.engine.rules import round_score
 
 from .encoding import BLOCKS, ENCODING_VERSION, FEATURE_SIZE, ActionSpace
-from .lookahead import after_card, card_rows
+from .lookahead import CARD_COLUMNS, after_card, card_rows
 
 MASKED = np.float32(-1e9)
 #: the tricks head covers 0..20 tricks (20 cards is the largest hand)
@@ -47,7 +46,6 @@ OUTPUT_NAMES = ("probs", "tricks")
 _OWN = BLOCKS["own"].start
 _BALANCE = BLOCKS["bid_balance"].start
 _BIDS = slice(BID_BASE, BID_BASE + MAX_BID + 1)
-_CARDS = slice(PLAY_BASE, PLAY_BASE + NUM_CARDS)
 #: SCORE_TABLE[b, t]: the Wizard score of bid b when the round ends with t tricks
 SCORE_TABLE = np.array(
     [[round_score(b, t) for t in range(TRICKS_SIZE)] for b in range(MAX_BID + 1)], np.float32
@@ -209,7 +207,7 @@ class OnnxPolicy:
         asked = bidding[owners]
         looking = card_rows(features, masks)
         looking = looking[points[looking] > 0]
-        lookers, cards = np.nonzero(masks[looking][:, _CARDS])
+        lookers, cards = np.nonzero(masks[looking][:, CARD_COLUMNS])
         after, after_masks = after_card(features[looking[lookers]], cards)
         if not asked.size and not lookers.size:
             out = self.run(features, masks)
