@@ -12,13 +12,16 @@ import pytest
 pytest.importorskip("torch", reason="the train extra (torch) is not installed")
 
 from wizard.__main__ import main
+from wizard.ai.encoding import BLOCKS
+from wizard.ai.lookahead import after_card
 from wizard.ai.policy import OnnxPolicy
 from wizard.training.imitate import ImitationConfig, train_imitation
 from wizard.training.network import PolicyNet
 from wizard.training.onnx_graphs import random_weights, widen
 from wizard.training.policy import CheckpointError, NetPolicy, load_checkpoint
 from wizard.training.runs import load_init
-from wizard.training.teacher import TeacherConfig, play_teacher_games
+from wizard.engine import MAX_BID, PLAY_BASE, TRUMP_BASE
+from wizard.training.teacher import ROW_KEYS, TeacherConfig, play_teacher_games
 
 
 def test_labelled_rows_carry_the_labellers_soft_values_and_its_choice_is_played() -> None:
@@ -131,11 +134,13 @@ def test_a_run_with_the_learner_at_the_table_trains_on_its_own_games(tmp_path: P
     assert main(["train", "imitate", "--out", str(out), "--games", "4", "--teacher", "oi",
                  "--labeller", "oi", "--learner-seats", "0.5", "--opponents", "heuristic,oi",
                  "--init", "models/default.onnx", "--eval-every", "100", "--eval-games", "4",
-                 "--workers", "2", "--card-lookahead", "20", "--quiet"]) == 0
+                 "--workers", "2", "--card-lookahead", "20", "--after-card-rows",
+                 "--quiet"]) == 0
     record = json.loads((out / "checkpoint" / "policy.json").read_text())
     config = record["meta"]["training"][-1]["config"]
     assert config["learner_seats"] == 0.5 and config["opponents"] == ["heuristic", "oi"]
     assert config["card_lookahead"] == 20.0  # the learner plays its cards one card ahead
+    assert config["after_card_rows"]  # and its tricks head learns the rows after the card
     learners = sorted((out / "learner").glob("learner-*.onnx"))
     assert learners and all(OnnxPolicy(path).lookahead == 20.0 for path in learners)
     assert record["meta"]["games"] == 4
@@ -190,3 +195,42 @@ def test_costly_card_decisions_weigh_more_in_the_imitation_loss() -> None:
         same, rel=1e-3)
     with pytest.raises(ValueError, match="action_scores"):
         play_teacher_games(TeacherConfig("heuristic", cost_weight=1.0), 1, seed=1)
+
+
+def test_rows_after_the_card_follow_each_card_decision_with_a_choice() -> None:
+    config = TeacherConfig("heuristic", keep_plays=1.0, explore_bids=0.0)
+    plain = play_teacher_games(config, 2, seed=10)
+    rows = play_teacher_games(dataclasses.replace(config, after_card_rows=True), 2, seed=10)
+    after = ~rows["imitate"] & ~rows["masks"][:, :MAX_BID + 1].any(1)  # neither bid nor card
+    choices = plain["imitate"] & (plain["masks"].sum(1) > 1) & (plain["actions"] < TRUMP_BASE)
+    assert after.sum() == choices.sum() > 50
+    kept = {k: v[~after] for k, v in rows.items()}
+    for key in ROW_KEYS:  # the same games, the same decision rows
+        assert np.array_equal(kept[key], plain[key]), key
+    decisions = np.flatnonzero(after) - 1  # each follows its decision
+    assert rows["imitate"][decisions].all()
+    cards = rows["actions"][decisions].astype(np.int64) - PLAY_BASE
+    expected, masks = after_card(rows["features"][decisions].astype(np.float32), cards)
+    assert np.array_equal(rows["features"][after], expected.astype(np.float16))
+    assert np.array_equal(rows["masks"][after], masks)
+    assert np.array_equal(rows["tricks"][after], rows["tricks"][decisions])  # the round's
+    assert (rows["targets"][after] == 0).all()  # nothing for the policy head
+
+
+def test_an_explored_card_is_random_and_drops_the_seats_earlier_rows_of_the_round() -> None:
+    config = TeacherConfig("heuristic", keep_plays=1.0, explore_bids=0.0, after_card_rows=True)
+    plain = play_teacher_games(config, 2, seed=11)
+    rows = play_teacher_games(dataclasses.replace(config, explore_cards=1.0), 2, seed=11)
+    bids = rows["masks"][:, :MAX_BID + 1].any(1)
+    after = ~rows["imitate"] & ~bids
+    follows = np.zeros(len(after), bool)  # an after-row right behind its own decision
+    follows[1:] = rows["imitate"][:-1] & (rows["actions"][:-1] == rows["actions"][1:])
+    explored = np.flatnonzero(after & ~follows)
+    # a seat explores its first card with a choice each round: its bid row is gone
+    assert len(explored) > 20 and bids.sum() < plain["masks"][:, :MAX_BID + 1].any(1).sum() / 2
+    cards = rows["actions"][explored].astype(np.int64) - PLAY_BASE
+    features = rows["features"][explored]
+    assert (features[np.arange(len(cards)), BLOCKS["played"].start + cards] == 1).all()
+    assert not rows["masks"][explored, PLAY_BASE + cards].any()  # it left the hand
+    with pytest.raises(ValueError, match="after_card_rows"):
+        play_teacher_games(TeacherConfig("heuristic", explore_cards=0.1), 1, seed=1)

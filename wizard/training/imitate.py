@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from wizard.ai.policy import bidding_rows
+
 from .card_head import new_card_head
 from .export import write_temp_policy
 from .network import PolicyNet
@@ -56,6 +58,8 @@ class ImitationConfig:
     cost_weight: float = 0.0  # > 0: card rows weighted by the teacher's spread (teacher.py)
     card_head: int = 0  # > 0: the ``init`` net gains a card head of this size (`card_head`)
     card_lookahead: float = 0.0  # > 0: the learner and the evaluations play one card ahead
+    after_card_rows: bool = False  # the tricks head also learns the rows after each card
+    explore_cards: float = 0.0  # chance of one random card a learner seat and round
 
 
 class ReplayBuffer:
@@ -157,7 +161,9 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
     teacher = TeacherConfig(config.teacher, config.explore_bids, config.keep_plays,
                             labeller=config.labeller, soft_temperature=config.soft_temperature,
                             learner_seats=config.learner_seats, opponents=config.opponents,
-                            cost_weight=config.cost_weight)
+                            cost_weight=config.cost_weight,
+                            after_card_rows=config.after_card_rows,
+                            explore_cards=config.explore_cards)
     learner = LearnerFiles(out / "learner", policy, keep=config.workers + 1,
                            card_lookahead=config.card_lookahead) \
         if config.learner_seats > 0 else None
@@ -187,7 +193,8 @@ def train_imitation(out: Path, config: ImitationConfig, *, resume: bool = False,
         record: dict[str, Any] = {
             "stage": "imitate", "total_games": total,
             "games_per_s": round(played / max(elapsed, 1e-9), 2),
-            "mean_round_score": round(float(rows["returns"][~rows["imitate"]].mean()) * 100, 2),
+            "mean_round_score": round(float(rows["returns"][bidding_rows(rows["masks"])].mean())
+                                      * 100, 2),  # one bid a seat and round
             **{k: round(float(np.mean(v)), 4) for k, v in losses.items()},
         }
         if total // config.eval_every > last_eval or total == config.games:

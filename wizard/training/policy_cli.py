@@ -74,6 +74,14 @@ def register(trainers: Any) -> None:
                          help="the learner at the table and the evaluations play their cards "
                               "one card ahead, as the server does (wizard export "
                               "--card-lookahead; 0: by the policy's probabilities)")
+    imitate.add_argument("--after-card-rows", action="store_true",
+                         help="the tricks head also learns each kept card decision's features "
+                              "after the card played, as --card-lookahead asks it (the policy "
+                              "head does not learn from them)")
+    imitate.add_argument("--explore-cards", type=float, default=0.0,
+                         help="with --after-card-rows: the chance, at each card decision with "
+                              "a choice, that a seat plays a random card (once a round), so the "
+                              "tricks head also sees cards the seat would not choose")
     imitate.add_argument("--learner-seats", type=float, default=0.0,
                          help="expert iteration with the net at the table: the share of seats "
                               "it plays (at least one), its decisions labelled by --labeller")
@@ -133,7 +141,8 @@ def run_imitate(args: argparse.Namespace) -> int:
         seed=args.seed, labeller=args.labeller, soft_temperature=args.soft_temperature,
         learner_seats=args.learner_seats, opponents=args.opponents, widen=args.widen,
         card_sense=args.card_sense, cost_weight=args.cost_weight, card_head=args.card_head,
-        card_lookahead=args.card_lookahead)
+        card_lookahead=args.card_lookahead, after_card_rows=args.after_card_rows,
+        explore_cards=args.explore_cards)
     return _run("imitate", lambda: train_imitation(
         args.out, config, resume=args.resume, command=command_line("wizard train imitate"),
         progress=not args.quiet, init=args.init))

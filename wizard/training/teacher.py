@@ -23,6 +23,20 @@ Rows (numpy arrays, one per kept decision):
 - ``tricks`` int8 — tricks the seat ends the round with; ``returns`` float32 —
   its score change of the round / 100.
 
+**Rows after the card** (``after_card_rows``). A policy that plays one card ahead
+(`wizard.ai.lookahead`) asks its tricks head about the features as they read once
+a card is played: the card in the trick, or the trick just resolved. A seat never
+decides in such a state, so decision rows never show them to the head, and it
+reads them badly (docs/measurements/ai.md: a log loss of 1.24 after the card
+against 0.89 before it). With this option every kept card decision with a
+choice also gives the row after the card that was played (`after_card`),
+labelled with the same round's tricks and score; the policy head does not learn
+from it (``imitate`` false). Those rows show the head only the cards the seat
+chose; ``explore_cards`` shows it others: a learner seat plays, at most once a
+round, with that chance at each card decision with a choice, a legal card drawn at
+random, and that decision gives only its row after the card. The seat's earlier
+rows of the round are dropped (the round no longer follows their play).
+
 **The learner at the table** (``learner_seats`` > 0: expert iteration proper,
 DAgger's way). A share of the seats (at least one) is played by the net being
 trained, exported for the chunk (``learner``, an ONNX file); the other seats are
@@ -53,12 +67,16 @@ import numpy as np
 import numpy.typing as npt
 
 from wizard.ai.encoding import FEATURE_SIZE, ActionSpace, encode_into
+from wizard.ai.lookahead import after_card
 from wizard.ai.policy import with_bid
 from wizard.ai.registry import make_agent
-from wizard.engine import Bid, GameOptions, Observation, Phase, RoundCompleted, WizardGame
+from wizard.engine import (PLAY_BASE, Bid, GameOptions, Observation, Phase, RoundCompleted,
+                           WizardGame)
 
 ROW_KEYS = ("features", "masks", "actions", "targets", "imitate", "cost", "tricks", "returns")
 Rows = dict[str, np.ndarray]
+#: a kept decision until its round ends: seat, features, mask, action, target, imitate, cost
+Row = tuple[int, np.ndarray, np.ndarray, int, np.ndarray, bool, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +90,8 @@ class TeacherConfig:
     learner_seats: float = 0.0  # share of the seats the learner plays (0: the teacher's games)
     opponents: tuple[str, ...] = ()  # agents of the learner's other seats (default: teacher)
     cost_weight: float = 0.0  # > 0: card rows weighted by the spread of the teacher's values
+    after_card_rows: bool = False  # each kept card row with a choice: its row after the card
+    explore_cards: float = 0.0  # chance of one random card a seat and round (after_card_rows)
 
 
 class Labeller(Protocol):
@@ -127,6 +147,8 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int,
         if not hasattr(agent, "action_scores"):
             raise ValueError(f"{config.teacher!r} gives no action_scores to weigh rows by")
         valuer = cast(Labeller, agent)
+    if config.explore_cards > 0 and not config.after_card_rows:
+        raise ValueError("explore_cards needs after_card_rows: its cards give only those rows")
     playing = learner is not None and config.learner_seats > 0
     model = make_agent("model", seed=seed, model_path=learner) if playing else agent
     others = {name: make_agent(name, seed=seed) for name in config.opponents or
@@ -143,7 +165,8 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int,
                        for s in range(players)] if playing else [agent] * players
         for other in {id(a): a for a in seat_agents if a is not agent}.values():
             other.reset(rng.getrandbits(63))
-        pending: list[tuple[int, np.ndarray, np.ndarray, int, np.ndarray, bool, float]] = []
+        pending: list[Row] = []
+        explored: set[int] = set()  # seats that played a random card this round
         while not game.is_finished:
             seat = game.current_player
             assert seat is not None
@@ -158,7 +181,18 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int,
                 if near:
                     action = rng.choice(near)
                     index = ActionSpace.index(action)
-            if learns[seat] and (bidding or rng.random() < config.keep_plays):
+            explores = (config.explore_cards > 0 and learns[seat] and seat not in explored
+                        and obs.phase is Phase.PLAYING and len(obs.legal_actions) > 1
+                        and rng.random() < config.explore_cards)
+            if explores:
+                explored.add(seat)
+                pending = [row for row in pending if row[0] != seat]
+                action = rng.choice(obs.legal_actions)
+                index = ActionSpace.index(action)
+                buffer[:] = 0.0
+                encode_into(obs, buffer)
+                pending.append(_after_row(seat, buffer[None, :], index))
+            elif learns[seat] and (bidding or rng.random() < config.keep_plays):
                 target = np.zeros(ActionSpace.SIZE, np.float32)
                 scores: dict[int, float] = {}
                 if valuer is not None and not bidding and len(obs.legal_actions) > 1:
@@ -181,8 +215,11 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int,
                 features = buffer[None, :]
                 if bidding:
                     features = with_bid(features, np.array([index]))
-                pending.append((seat, features[0].astype(np.float16), ActionSpace.mask(obs),
+                mask = ActionSpace.mask(obs)
+                pending.append((seat, features[0].astype(np.float16), mask,
                                 index, target.astype(np.float16), not bidding, cost))
+                if config.after_card_rows and obs.phase is Phase.PLAYING and mask.sum() > 1:
+                    pending.append(_after_row(seat, features, index))
             for event in game.apply(seat, action):
                 if isinstance(event, RoundCompleted):
                     result = event.result
@@ -196,6 +233,7 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int,
                         out["tricks"].append(result.tricks[who])
                         out["returns"].append(result.score_changes[who] / 100.0)
                     pending = []
+                    explored.clear()
     return {
         "features": np.stack(out["features"]).astype(np.float16),  # type: ignore[arg-type]
         "masks": np.stack(out["masks"]).astype(np.bool_),  # type: ignore[arg-type]
@@ -206,6 +244,14 @@ def play_teacher_games(config: TeacherConfig, games: int, seed: int,
         "tricks": np.asarray(out["tricks"], np.int8),
         "returns": np.asarray(out["returns"], np.float32),
     }
+
+
+def _after_row(seat: int, features: npt.NDArray[np.float32], index: int) -> Row:
+    """The row after card ``index`` (an action index) is played from ``features`` (one row):
+    for the tricks head only."""
+    after, mask = after_card(features, np.array([index - PLAY_BASE]))
+    return (seat, after[0].astype(np.float16), mask[0], index,
+            np.zeros(ActionSpace.SIZE, np.float16), False, 1.0)
 
 
 def _chunk(args: tuple[TeacherConfig, int, int, Path | None]) -> Rows:
