@@ -18,11 +18,17 @@ import time
 from dataclasses import asdict
 from typing import Any
 
+import numpy as np
+
+from wizard.ai.encoding import ActionSpace, encode_observation
 from wizard.ai.evaluate import evaluate
 from wizard.ai.levels.calibrate import calibrate_pair
+from wizard.ai.lookahead import after_card
+from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
 from wizard.ai.registry import register_agent
 from wizard.ai.search import Budget, SearchAgent
 from wizard.ai.search.prior import master_prior
+from wizard.engine import PLAY_BASE, Bid, Observation, Phase, PlayCard
 
 #: master v3's budget (`master_budget(32, 3)`): the variants below start from it
 V3: dict[str, Any] = {"worlds": 32, "inference": 5.0, "plays": 0.3, "oversample": 8,
@@ -49,12 +55,75 @@ VARIANTS: dict[str, tuple[dict[str, Any], float]] = {
 }
 
 
+#: name -> (Budget keyword arguments, prior weight): the prior is OI's and the shipped
+#: policy's expected scores averaged (`PolicyScorer`, `MeanScorer`)
+POLICY_VARIANTS: dict[str, tuple[dict[str, Any], float]] = {
+    "polprior": (V3, 0.5),
+    "polprior67": (V3, 2.0 / 3.0),
+    "polbids": (V3, 0.5),  # the policy's values of the bids only
+}
+
+
+def settings(name: str) -> tuple[dict[str, Any], float]:
+    return VARIANTS[name] if name in VARIANTS else POLICY_VARIANTS[name]
+
+
+class PolicyScorer:
+    """The policy v3's expected round score of each bid (its tricks head after the bid)
+    and card (after the card, `wizard.ai.lookahead`), keyed by action index."""
+
+    def __init__(self, cards: bool = True) -> None:
+        self.policy = OnnxPolicy(models_dir() / "default-v3.onnx")  # as measured first
+        self.cards = cards
+
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        features = encode_observation(observation)[None, :]
+        if observation.phase is Phase.BIDDING:
+            bids = np.array([a.value for a in observation.legal_actions if isinstance(a, Bid)])
+            rows = with_bid(np.repeat(features, len(bids), axis=0), bids)
+            masks = np.repeat(ActionSpace.mask(observation)[None, :], len(bids), axis=0)
+            scores = bid_scores(self.policy.run(rows, masks).tricks, bids)
+            return {int(b): float(v) for b, v in zip(bids, scores, strict=True)}
+        if observation.phase is not Phase.PLAYING or not self.cards:
+            return {}
+        cards = np.array([a.card.id for a in observation.legal_actions
+                          if isinstance(a, PlayCard)])
+        rows, masks = after_card(np.repeat(features, len(cards), axis=0), cards)
+        seat = observation.current_player
+        assert seat is not None
+        bid = observation.bids[seat]
+        assert bid is not None
+        scores = bid_scores(self.policy.run(rows, masks).tricks, np.full(len(cards), bid))
+        return {PLAY_BASE + int(c): float(v) for c, v in zip(cards, scores, strict=True)}
+
+
+class MeanScorer:
+    """The mean of several scorers' values, over the scorers that value an action."""
+
+    def __init__(self, *scorers: Any) -> None:
+        self.scorers = scorers
+
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        sums: dict[int, list[float]] = {}
+        for scorer in self.scorers:
+            for action, value in scorer.action_scores(observation).items():
+                sums.setdefault(action, []).append(value)
+        return {a: sum(v) / len(v) for a, v in sums.items()}
+
+
 def register(name: str) -> str:
-    budget_args, weight = VARIANTS[name]
+    budget_args, weight = settings(name)
     agent_name = f"variant:{name}"
 
     def factory(seed: int | None = None, **_: object) -> SearchAgent:
         prior = master_prior()
+        if name in POLICY_VARIANTS:
+            scorer = MeanScorer(prior, PolicyScorer(cards=name != "polbids"))
+            agent = SearchAgent(Budget(**budget_args), seed=seed, prior=scorer,
+                                prior_weight=weight,
+                                bid_model=prior.overall if prior is not None else None)
+            agent.name = agent_name
+            return agent
         agent = SearchAgent(Budget(**budget_args), seed=seed, prior=prior, prior_weight=weight,
                             bid_model=prior.overall if prior is not None else None)
         agent.name = agent_name
@@ -66,7 +135,8 @@ def register(name: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", required=True, help=f"comma-separated: {', '.join(VARIANTS)}")
+    parser.add_argument("--variants", required=True, help="comma-separated: "
+                        f"{', '.join([*VARIANTS, *POLICY_VARIANTS])}")
     parser.add_argument("--against", default="search-v1")
     parser.add_argument("--table", default=None,
                         help="instead of head to head: the variant at a table of these agents, "
@@ -83,8 +153,8 @@ def main(argv: list[str] | None = None) -> int:
             table = evaluate([agent, *args.table.split(",")], args.games, seed=args.seed,
                              jobs=args.jobs)
             others = table.agents[1:]
-            line = json.dumps({"variant": name, "budget": VARIANTS[name][0],
-                               "prior_weight": VARIANTS[name][1], "table": args.table,
+            line = json.dumps({"variant": name, "budget": settings(name)[0],
+                               "prior_weight": settings(name)[1], "table": args.table,
                                "games": table.games, "seed": args.seed,
                                "lead": round(table.agents[0].mean
                                              - sum(a.mean for a in others) / len(others), 1),
@@ -93,8 +163,8 @@ def main(argv: list[str] | None = None) -> int:
             emit(line, args.out)
             continue
         result = calibrate_pair(agent, args.against, args.games, args.seed, args.jobs)
-        line = json.dumps({"variant": name, "budget": VARIANTS[name][0],
-                           "prior_weight": VARIANTS[name][1], "against": args.against,
+        line = json.dumps({"variant": name, "budget": settings(name)[0],
+                           "prior_weight": settings(name)[1], "against": args.against,
                            "games": result.games, "seed": args.seed,
                            "lead": asdict(result.lead), "upper": asdict(result.upper_score),
                            "lower": asdict(result.lower_score),

@@ -6,12 +6,16 @@
 #   2. the same, widened to 512,512 and reading the card-sense features (both start as
 #      the same function), four passes over the data a chunk;
 #   3. the same with a card head of 64 units (docs/policy.md), learning rate 2e-4,
-#      THIRD_GAMES games (0: no third stage, the recipe of v2, models/default-v2.onnx);
+#      THIRD_GAMES games (0: no third stage, the recipe of v2, models/default-v2.onnx;
+#      the recipe of v3, models/default-v3.onnx, ends here with FOURTH_GAMES=0);
+#   4. from the third stage's exported file, the net at the table plays its cards one card
+#      ahead (LOOKAHEAD), learning rate 1e-4, FOURTH_GAMES games (v4, models/default.onnx);
 # then export (with the parity check; the model card asks for the cards one card ahead,
 # LOOKAHEAD points per logit, wizard/ai/lookahead.py), duplicate evaluations and the card.
-# About three hours of training on 2 cores; run it in the background:
+# About four hours of training on 2 cores; run it in the background:
 #   nice scripts/train_expert.sh > runs/expert.log 2>&1 &
-#   OUT=runs/x FIRST_GAMES=200 SECOND_GAMES=200 THIRD_GAMES=200 EVAL_GAMES=40 scripts/train_expert.sh
+#   OUT=runs/x FIRST_GAMES=200 SECOND_GAMES=200 THIRD_GAMES=200 FOURTH_GAMES=200 EVAL_GAMES=40 \
+#     scripts/train_expert.sh
 # Each stage resumes from its checkpoint when run again. Needs the train extra.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -22,6 +26,7 @@ START="${START:-models/default-v1.onnx}"
 FIRST_GAMES="${FIRST_GAMES:-10000}"
 SECOND_GAMES="${SECOND_GAMES:-16000}"
 THIRD_GAMES="${THIRD_GAMES:-32000}"
+FOURTH_GAMES="${FOURTH_GAMES:-8000}"
 LOOKAHEAD="${LOOKAHEAD:-20}"  # the served cards one card ahead (wizard export --card-lookahead)
 EVAL_GAMES="${EVAL_GAMES:-2000}"
 WORKERS="${WORKERS:-2}"
@@ -51,10 +56,18 @@ if [ "$THIRD_GAMES" -gt 0 ]; then
         --games "$THIRD_GAMES" --seed 9 --eval-every 4000 "${TABLE[@]}" --lr 2e-4
     SHIPPED=third
 fi
+if [ "$THIRD_GAMES" -gt 0 ] && [ "$FOURTH_GAMES" -gt 0 ]; then
+    echo "== 4: one card ahead at the table ($FOURTH_GAMES games)" >&2
+    [ -f "$OUT/third.onnx" ] || "$PY" -m wizard export "$OUT/third/checkpoint" \
+        --out "$OUT/third.onnx" --card-lookahead "$LOOKAHEAD"
+    stage "$OUT/fourth" --init "$OUT/third.onnx" --card-lookahead "$LOOKAHEAD" --epochs 4 \
+        --games "$FOURTH_GAMES" --seed 23 --eval-every 4000 "${TABLE[@]}" --lr 1e-4
+    SHIPPED=fourth
+fi
 "$PY" -c 'import sys; from pathlib import Path; from wizard.training.progress import plot_runs
 plot_runs([Path(p) for p in sys.argv[2:]], Path(sys.argv[1]), "expert iteration: OI at the table")' \
     "$OUT/learning_curve.png" "$OUT/first" "$OUT/second" \
-    $([ "$SHIPPED" = third ] && echo "$OUT/third")
+    $([ "$SHIPPED" != second ] && echo "$OUT/third") $([ "$SHIPPED" = fourth ] && echo "$OUT/fourth")
 
 echo "== export and evaluation" >&2
 "$PY" -m wizard export "$OUT/$SHIPPED/checkpoint" --out "$OUT/models/default.onnx" \
@@ -72,7 +85,7 @@ evaluate vs_3_random model,random,random,random "$(( EVAL_GAMES / 2 ))"
 evaluate vs_oi model,oi,model,oi "$(( EVAL_GAMES / 2 ))"
 "$PY" -m wizard export "$OUT/$SHIPPED/checkpoint" --out "$OUT/models/default.onnx" \
     --card-lookahead "$LOOKAHEAD" --evaluations "$OUT" --note "shipped_stage=$SHIPPED" --note "recipe=scripts/train_expert.sh \
-(FIRST_GAMES=$FIRST_GAMES SECOND_GAMES=$SECOND_GAMES THIRD_GAMES=$THIRD_GAMES)" \
+(FIRST_GAMES=$FIRST_GAMES SECOND_GAMES=$SECOND_GAMES THIRD_GAMES=$THIRD_GAMES FOURTH_GAMES=$FOURTH_GAMES)" \
     --note "this_script_run_seconds=$(( $(date +%s) - started ))" \
     --note "machine=2 shared cores, no accelerator"
 if [ "$MODELS" != "$OUT/models" ]; then

@@ -15,12 +15,12 @@ from wizard.__main__ import main
 from wizard.ai.encoding import BLOCKS
 from wizard.ai.lookahead import after_card
 from wizard.ai.policy import OnnxPolicy
+from wizard.engine import MAX_BID, PLAY_BASE, TRUMP_BASE
 from wizard.training.imitate import ImitationConfig, train_imitation
 from wizard.training.network import PolicyNet
 from wizard.training.onnx_graphs import random_weights, widen
 from wizard.training.policy import CheckpointError, NetPolicy, load_checkpoint
 from wizard.training.runs import load_init
-from wizard.engine import MAX_BID, PLAY_BASE, TRUMP_BASE
 from wizard.training.teacher import ROW_KEYS, TeacherConfig, play_teacher_games
 
 

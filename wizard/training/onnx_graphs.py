@@ -40,7 +40,7 @@ from . import card_sense
 from .card_head import CardHeadWeights, card_head_nodes, new_card_head
 from .card_sense import CARD_ACTIONS, SENSE_SIZE, SENSED_SIZE, STATES
 
-#: the shape the shipped policy (v3) has (the pool benchmark plays a random one of it)
+#: the shape the shipped policy (v4, as v3) has (the pool benchmark plays a random one of it)
 SHIPPED_HIDDEN: tuple[int, ...] = (512, 512)
 SHIPPED_SENSE = True  # the shipped policy reads the card-sense features (`card_sense`)
 SHIPPED_CARD_HEAD = 64  # units a card of its card head (`card_head`; 0: none, as in v2)

@@ -70,8 +70,15 @@ from wizard.ai.encoding import FEATURE_SIZE, ActionSpace, encode_into
 from wizard.ai.lookahead import after_card
 from wizard.ai.policy import with_bid
 from wizard.ai.registry import make_agent
-from wizard.engine import (PLAY_BASE, Bid, GameOptions, Observation, Phase, RoundCompleted,
-                           WizardGame)
+from wizard.engine import (
+    PLAY_BASE,
+    Bid,
+    GameOptions,
+    Observation,
+    Phase,
+    RoundCompleted,
+    WizardGame,
+)
 
 ROW_KEYS = ("features", "masks", "actions", "targets", "imitate", "cost", "tricks", "returns")
 Rows = dict[str, np.ndarray]

@@ -10,7 +10,7 @@ import pytest
 from wizard.ai.decision import AgentSpec, act_with_strength
 from wizard.ai.levels import STRENGTH_RANGES, BotLevel, BotSettings
 from wizard.ai.levels.agent import LevelAgent, brain_for, moves_before
-from wizard.ai.levels.settings import BOT_VERSION
+from wizard.ai.levels.settings import BOT_VERSION, HARD_POLICY
 from wizard.ai.levels.strength import random_move_chance
 from wizard.ai.registry import make_agent
 from wizard.engine import Action, GameOptions, Observation, Phase, WizardGame
@@ -68,7 +68,9 @@ def test_hard_plays_the_model_only_when_it_ships(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WIZARD_MODELS_DIR", str(tmp_path))
     assert brain_for(BotLevel.HARD) == "search"
-    (tmp_path / "default.onnx").write_bytes(b"")
+    (tmp_path / "default.onnx").write_bytes(b"")  # the model agent's file is not hard's
+    assert brain_for(BotLevel.HARD) == "search"
+    (tmp_path / f"{HARD_POLICY}.onnx").write_bytes(b"")
     assert brain_for(BotLevel.HARD) == "model"
     assert brain_for(BotLevel.MASTER) == "search" and brain_for(BotLevel.EASY) == "heuristic"
 
@@ -76,7 +78,7 @@ def test_hard_plays_the_model_only_when_it_ships(tmp_path: Path,
 def test_a_hard_bot_plays_the_policy_file_of_its_version(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WIZARD_MODELS_DIR", str(tmp_path))
-    write_random_policy(tmp_path, "default", hidden=(16,), seed=1)
+    write_random_policy(tmp_path, HARD_POLICY, hidden=(16,), seed=1)
     game = WizardGame(4, seed=3)
     obs = game.observation(game.current_player)
     new = BotSettings(BotLevel.HARD, 80, seed=2, version=BOT_VERSION)
@@ -108,9 +110,11 @@ def test_a_hard_bot_plays_the_policys_cards_by_probability_not_one_card_ahead(
     looking, plain = tmp_path / "looking", tmp_path / "plain"
     for directory in (looking, plain):
         directory.mkdir()
-        write_random_policy(directory, "default", hidden=(16,), seed=1)
-    card = looking / "default.json"
-    card.write_text(json.dumps({**json.loads(card.read_text()), "card_lookahead": 0.001}))
+        for name in ("default", HARD_POLICY):  # the model agent's file and hard's
+            write_random_policy(directory, name, hidden=(16,), seed=1)
+    for name in ("default", HARD_POLICY):
+        card = looking / f"{name}.json"
+        card.write_text(json.dumps({**json.loads(card.read_text()), "card_lookahead": 0.001}))
     plays = [obs for obs in game_observations(seed=4) if obs.phase is Phase.PLAYING
              and len(obs.legal_actions) > 1]
 
@@ -149,7 +153,7 @@ def test_unknown_levels_are_refused() -> None:
 def test_an_unusable_model_file_makes_hard_play_the_search(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WIZARD_MODELS_DIR", str(tmp_path))
-    (tmp_path / "default.onnx").write_bytes(b"not a model")
+    (tmp_path / f"{HARD_POLICY}.onnx").write_bytes(b"not a model")
     game = WizardGame(4, seed=3)
     obs = game.observation(game.current_player)
     bot = BotSettings(BotLevel.HARD, 80, seed=1)

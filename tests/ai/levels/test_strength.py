@@ -21,6 +21,7 @@ from wizard.ai.decision import AgentSpec, DecisionRequest, InlineDecider, act_wi
 from wizard.ai.encoding import ActionSpace, encode_batch
 from wizard.ai.levels import STRENGTH_RANGES, BotLevel, BotSettings
 from wizard.ai.levels.agent import LevelAgent, brain_for
+from wizard.ai.levels.settings import HARD_POLICY
 from wizard.ai.levels.strength import (
     POLICY_BRAIN,
     STRENGTH_JITTER,
@@ -39,11 +40,11 @@ from wizard.ai.pool import InferencePool, PoolSettings
 from wizard.ai.pool import worker_process as pool_worker
 from wizard.ai.registry import make_agent
 from wizard.engine import Action, Observation, WizardGame, action_index
-from wizard.server.tables.bots import DEFAULT_POLICY, level_agent
+from wizard.server.tables.bots import level_agent
 
 needs_policy = pytest.mark.skipif(
-    not (models_dir() / f"{DEFAULT_POLICY}.onnx").is_file(),
-    reason="the shipped policy (models/default.onnx) is what hard plays")
+    not (models_dir() / f"{HARD_POLICY}.onnx").is_file(),
+    reason="the shipped policy v3 (models/default-v3.onnx) is what hard plays")
 
 
 def test_random_move_chance_and_temperature_fall_with_strength() -> None:
@@ -114,7 +115,7 @@ def test_without_the_model_file_every_level_varies_per_move(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WIZARD_MODELS_DIR", str(tmp_path))
     assert all(varies_per_move(brain_for(level)) for level in BotLevel)  # hard: the search
-    (tmp_path / "default.onnx").write_bytes(b"")
+    (tmp_path / f"{HARD_POLICY}.onnx").write_bytes(b"")
     assert not varies_per_move(brain_for(BotLevel.HARD))  # the policy, when it ships
 
 
@@ -181,9 +182,10 @@ def cases(count: int, seed: int, levels: tuple[BotLevel, ...]) -> list[Case]:
 
 
 class PolicyDecider(InlineDecider):
-    """A decider that holds the shipped policy, as the pool does (hard asks for ``model``)."""
+    """A decider that holds hard's policy, as the pool does (hard asks for
+    ``model:default-v3``)."""
 
-    policies = frozenset({DEFAULT_POLICY})
+    policies = frozenset({HARD_POLICY})
 
 
 def served_agent(level: BotLevel) -> str:
@@ -197,7 +199,7 @@ def pool_rows(batch: list[Case]) -> list[Action]:
     observations = [observation for observation, _, _ in batch]
     bots = np.array([pool_worker.bot_row(bot, move) for _, bot, move in batch], dtype=np.int64)
     codes, _ = pool_worker.run_policy_batch(
-        DEFAULT_POLICY, encode_batch(observations), ActionSpace.mask_batch(observations), bots)
+        HARD_POLICY, encode_batch(observations), ActionSpace.mask_batch(observations), bots)
     return [observation.legal_actions[-1 - code] if code < 0 else ActionSpace.action(code)
             for observation, code in zip(observations, codes.tolist(), strict=True)]
 
@@ -215,8 +217,8 @@ def pool_worker_agent(case: Case) -> Action:
 def worker_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     """The shipped policy loaded as a pool worker holds it (`init_worker`, without the
     process-wide settings a worker process makes)."""
-    policy = OnnxPolicy(models_dir() / f"{DEFAULT_POLICY}.onnx", threads=1)
-    monkeypatch.setitem(pool_worker._policies, DEFAULT_POLICY, policy)
+    policy = OnnxPolicy(models_dir() / f"{HARD_POLICY}.onnx", threads=1)
+    monkeypatch.setitem(pool_worker._policies, HARD_POLICY, policy)
 
 
 @needs_policy
@@ -238,12 +240,12 @@ def test_calibration_the_inline_decider_and_the_pool_make_the_same_choice(
         assert act_with_strength(agent, spec, observation)[0] == expected
         decision = inline[bot.level].decide_now(DecisionRequest(observation, spec))
         assert decision.action == expected
-        if served == "model":  # hard: the pool's batched policy rows
+        if served == f"model:{HARD_POLICY}":  # hard: the pool's batched policy rows
             assert batched[id(case)] == expected, (bot, move)
         elif served in pool_worker_agents():  # master: one task per decision in a worker
             assert pool_worker_agent(case) == expected, (bot, move)
     assert {served_agent(level) for level in BotLevel} == {
-        "bot:easy", "bot:medium", "model", "bot:master"}
+        "bot:easy", "bot:medium", f"model:{HARD_POLICY}", "bot:master"}
 
 
 def pool_worker_agents() -> tuple[str, ...]:
@@ -280,7 +282,7 @@ def test_a_real_pool_serves_the_calibrated_choice() -> None:
                                           close_timeout_s=5.0, max_wait_s=60.0))
         await pool.start()
         try:
-            assert DEFAULT_POLICY in pool.policies
+            assert HARD_POLICY in pool.policies
             deadline = time.monotonic() + 60
             decisions = await asyncio.gather(*(
                 pool.decide(DecisionRequest(observation,

@@ -35,21 +35,24 @@ class _Decider:
 
 
 def test_each_level_asks_for_its_brain() -> None:
-    without, with_model = _Decider(frozenset()), _Decider(frozenset({"default"}))
+    without, with_model = _Decider(frozenset()), _Decider(frozenset({"default-v3"}))
     assert [level_agent(level, without) for level in BotLevel] == [
         "bot:easy", "bot:medium", "bot:hard", "bot:master"]
-    assert level_agent(BotLevel.HARD, with_model) == "model"  # batched in the pool
+    assert level_agent(BotLevel.HARD, with_model) == "model:default-v3"  # batched in the pool
+    # the shipped policy v4 is the model agent's, not hard's
+    assert level_agent(BotLevel.HARD, _Decider(frozenset({"default"}))) == "bot:hard"
     assert level_agent(BotLevel.MASTER, with_model) == "bot:master"
 
 
 def test_a_hard_bot_asks_for_the_policy_of_its_version() -> None:
-    every = _Decider(frozenset({"default", "default-v1", "default-v2"}))
-    assert level_agent(BotLevel.HARD, every, version=5) == "model"
+    every = _Decider(frozenset({"default", "default-v1", "default-v2", "default-v3"}))
+    assert level_agent(BotLevel.HARD, every, version=5) == "model:default-v3"
     assert level_agent(BotLevel.HARD, every, version=4) == "model:default-v2"  # stored before v5
     assert level_agent(BotLevel.HARD, every, version=3) == "model:default-v1"  # stored before v4
     assert level_agent(BotLevel.HARD, every, version=1) == "model:default-v1"
     # the pool lacks the old file: the level agent decides (it loads the file, or searches)
-    assert level_agent(BotLevel.HARD, _Decider(frozenset({"default"})), version=3) == "bot:hard"
+    assert level_agent(BotLevel.HARD, _Decider(frozenset({"default-v3"})),
+                       version=3) == "bot:hard"
 
 
 def master_request(deadline_in: float) -> DecisionRequest:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from wizard.ai.levels.settings import HARD_POLICY
 from wizard.ai.pool import InferencePool, PoolSettings
 from wizard.training.onnx_graphs import write_random_policy
 
@@ -19,7 +20,7 @@ from ..driver import act_message
 @pytest.fixture(scope="module")
 def policy_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     directory = tmp_path_factory.mktemp("models")
-    write_random_policy(directory, "default", hidden=(64,), seed=5)
+    write_random_policy(directory, HARD_POLICY, hidden=(64,), seed=5)  # what hard bots play
     yield directory
 
 
@@ -47,7 +48,7 @@ def test_bots_play_the_shipped_policy_through_the_pool(
     final = play_to_end(harness)
     assert len(final["observation"]["round_history"]) == 15
     served = sample_value(harness.client.get("/metrics").text, "wizard_pool_decisions_total",
-                          agent="model:default", reason="none")
+                          agent=f"model:{HARD_POLICY}", reason="none")
     assert served is not None and served > 0
     assert pool.metrics.batches > 0
 

@@ -20,8 +20,9 @@ One decision of a bot with `BotSettings` ``bot`` at move ``move_number``:
      values are first averaged with OI's (`wizard.ai.search.prior`; the plain search
      when the OI networks cannot be loaded), and from bot version 2 its worlds are
      weighted by the other seats' bids (`master_budget`);
-   - ``model`` (hard when ``models/default.onnx`` exists): the learned policy of
-     the bot's version (`policy_for`: ``models/default-v1.onnx`` up to version 3),
+   - ``model`` (hard when ``models/default-v3.onnx``, `HARD_POLICY`, exists): the
+     learned policy of the bot's version (`policy_for`: ``models/default-v1.onnx`` up
+     to version 3),
      sampled at the strength's policy temperature by `choose_rows`, the code
      the pool's workers choose a batch with;
    - any other name in `BRAINS` (the hook for OI at medium): that registered
@@ -52,13 +53,13 @@ from ..oi import OIAgent, make_oi_agent
 from ..policy import OnnxPolicy, PolicyError, models_dir
 from ..search import Budget, action_values, master_budget, pick
 from ..search.prior import blended_values, load_prior
-from .settings import BRAINS, DEFAULT_POLICY, BotLevel, BotSettings, policy_for
+from .settings import BRAINS, HARD_POLICY, BotLevel, BotSettings, policy_for
 from .strength import POLICY_BRAIN, MoveDraw, choose_rows, move_draw, varies_per_move
 
 #: builds a brain that is an agent of its own (``make_agent``'s signature)
 BrainFactory = Callable[..., Agent]
 
-DEFAULT_MODEL_FILE = f"{DEFAULT_POLICY}.onnx"
+HARD_MODEL_FILE = f"{HARD_POLICY}.onnx"
 
 
 def _builtin_brain(name: str, seed: int | None = None) -> Agent:
@@ -86,7 +87,7 @@ def brain_for(level: BotLevel) -> str:
     """The brain a level plays with now: ``heuristic``, ``search``, ``model`` or an agent name."""
     brain = BRAINS[level]
     if brain == "model_or_search":
-        return "model" if (models_dir() / DEFAULT_MODEL_FILE).is_file() else "search"
+        return "model" if (models_dir() / HARD_MODEL_FILE).is_file() else "search"
     return brain
 
 

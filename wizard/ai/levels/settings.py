@@ -44,7 +44,7 @@ STRENGTH_RANGES: dict[BotLevel, tuple[int, int]] = {
 }
 
 #: Which brain each level plays with (see `wizard.ai.levels.agent`). Hard plays the
-#: learned policy when ``models/default.onnx`` exists, else a small search (measured
+#: learned policy when its file (`HARD_POLICY`) exists, else a small search (measured
 #: in docs/ai.md to keep the levels apart). Medium is the hook for the OI agent: put
 #: its registered agent name here once it is measured to sit between easy and hard.
 BRAINS: dict[BotLevel, str] = {
@@ -68,21 +68,26 @@ BRAINS: dict[BotLevel, str] = {
 BOT_VERSION = 5
 
 #: The policy file (``models/<name>.onnx``) of hard bots up to a version; newer ones play
-#: ``default``. A new policy keeps the old file under a new name and adds a line here.
+#: `HARD_POLICY`. A new policy for hard keeps the old file and adds a line here.
 OLDER_POLICIES: tuple[tuple[int, str], ...] = ((3, "default-v1"), (4, "default-v2"))
+#: The shipped policy, the ``model`` agent (``models/default.onnx``, v4 since 2026-12-04).
 DEFAULT_POLICY = "default"
+#: What hard bots of version 5 play: the policy v3, not v4. With v4's cards (by
+#: probability) master led hard by +45.1 [28.2, 62.1] (100 games, seed 1), under the 50
+#: points a level step; with v3's, +55.2 (docs/measurements/ai.md, "one card ahead").
+HARD_POLICY = "default-v3"
 
 
 def policy_for(version: int) -> str:
     """The policy a hard bot of ``version`` plays (a file stem in ``models/``).
 
     >>> policy_for(3), policy_for(4), policy_for(BOT_VERSION)
-    ('default-v1', 'default-v2', 'default')
+    ('default-v1', 'default-v2', 'default-v3')
     """
     for up_to, name in OLDER_POLICIES:
         if version <= up_to:
             return name
-    return DEFAULT_POLICY
+    return HARD_POLICY
 
 
 @dataclass(frozen=True, slots=True)

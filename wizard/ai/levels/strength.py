@@ -15,7 +15,7 @@ and draws, in this order:
 What is served (decided deliberately; calibration measures exactly this):
 the ±5 per move applies to a level's own brains (the heuristic of easy and
 medium, the search of master and of hard without a model, a registered agent
-at a level); the learned policy (hard with ``models/default.onnx``, decided in
+at a level); the learned policy (hard with ``models/default-v3.onnx``, decided in
 the pool's batches) and a plain agent given bot settings (the pool's fallback,
 `InlineDecider`) play at the game's strength. Those are the draws the server
 has made since the pool's batched path was written, so every stored game's bot

@@ -32,8 +32,9 @@ def level_agent(level: BotLevel, decider: Decider, version: int = BOT_VERSION) -
 
     Easy and medium play the heuristic (cheap, decided on the loop), master the
     search (in the pool's workers). Hard plays the policy of its ``version``
-    (`policy_for`: ``model`` is ``models/default.onnx``, an older bot's is
-    ``model:default-v1``) when the decider has it loaded (batched in the pool),
+    (`policy_for`: ``model:default-v3`` for a bot of today's version, an older bot's
+    ``model:default-v1``; ``model`` would be ``models/default.onnx``) when the decider
+    has it loaded (batched in the pool),
     else ``bot:hard`` (which loads that policy itself, or searches). Strength
     (random moves, temperature, budget) applies either way.
     """
