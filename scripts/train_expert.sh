@@ -9,13 +9,17 @@
 #      THIRD_GAMES games (0: no third stage, the recipe of v2, models/default-v2.onnx;
 #      the recipe of v3, models/default-v3.onnx, ends here with FOURTH_GAMES=0);
 #   4. from the third stage's exported file, the net at the table plays its cards one card
-#      ahead (LOOKAHEAD), learning rate 1e-4, FOURTH_GAMES games (v4, models/default.onnx);
+#      ahead (LOOKAHEAD), learning rate 1e-4, FOURTH_GAMES games (v4);
+#   5. the fourth stage's net unchanged, with a tricks head of its own for the rows after a
+#      card, fitted on FIFTH_GAMES games (wizard train after-head; 0: none, the recipe of
+#      v4); the cards one card ahead through it at AFTER_LOOKAHEAD (v5, models/default.onnx);
 # then export (with the parity check; the model card asks for the cards one card ahead,
-# LOOKAHEAD points per logit, wizard/ai/lookahead.py), duplicate evaluations and the card.
+# LOOKAHEAD points per logit, or AFTER_LOOKAHEAD after the fifth stage, wizard/ai/lookahead.py),
+# duplicate evaluations and the card.
 # About four hours of training on 2 cores; run it in the background:
 #   nice scripts/train_expert.sh > runs/expert.log 2>&1 &
-#   OUT=runs/x FIRST_GAMES=200 SECOND_GAMES=200 THIRD_GAMES=200 FOURTH_GAMES=200 EVAL_GAMES=40 \
-#     scripts/train_expert.sh
+#   OUT=runs/x FIRST_GAMES=200 SECOND_GAMES=200 THIRD_GAMES=200 FOURTH_GAMES=200 \
+#     FIFTH_GAMES=200 EVAL_GAMES=40 scripts/train_expert.sh
 # Each stage resumes from its checkpoint when run again. Needs the train extra.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -27,7 +31,9 @@ FIRST_GAMES="${FIRST_GAMES:-10000}"
 SECOND_GAMES="${SECOND_GAMES:-16000}"
 THIRD_GAMES="${THIRD_GAMES:-32000}"
 FOURTH_GAMES="${FOURTH_GAMES:-8000}"
+FIFTH_GAMES="${FIFTH_GAMES:-4000}"
 LOOKAHEAD="${LOOKAHEAD:-20}"  # the served cards one card ahead (wizard export --card-lookahead)
+AFTER_LOOKAHEAD="${AFTER_LOOKAHEAD:-10}"  # the same through the fifth stage's head
 EVAL_GAMES="${EVAL_GAMES:-2000}"
 WORKERS="${WORKERS:-2}"
 JOBS="${JOBS:-2}"
@@ -63,11 +69,23 @@ if [ "$THIRD_GAMES" -gt 0 ] && [ "$FOURTH_GAMES" -gt 0 ]; then
     stage "$OUT/fourth" --init "$OUT/third.onnx" --card-lookahead "$LOOKAHEAD" --epochs 4 \
         --games "$FOURTH_GAMES" --seed 23 --eval-every 4000 "${TABLE[@]}" --lr 1e-4
     SHIPPED=fourth
+    if [ "$FIFTH_GAMES" -gt 0 ]; then
+        echo "== 5: a tricks head after the card ($FIFTH_GAMES games)" >&2
+        resume=()
+        [ -f "$OUT/fifth/checkpoint/policy.json" ] && resume=(--resume)
+        "$PY" -m wizard train after-head --init "$OUT/fourth/checkpoint" --out "$OUT/fifth" \
+            --games "$FIFTH_GAMES" --seed 101 --card-lookahead "$AFTER_LOOKAHEAD" \
+            --workers "$WORKERS" "${resume[@]}"
+        SHIPPED=fifth
+        LOOKAHEAD="$AFTER_LOOKAHEAD"
+    fi
 fi
 "$PY" -c 'import sys; from pathlib import Path; from wizard.training.progress import plot_runs
 plot_runs([Path(p) for p in sys.argv[2:]], Path(sys.argv[1]), "expert iteration: OI at the table")' \
     "$OUT/learning_curve.png" "$OUT/first" "$OUT/second" \
-    $([ "$SHIPPED" != second ] && echo "$OUT/third") $([ "$SHIPPED" = fourth ] && echo "$OUT/fourth")
+    $([ "$SHIPPED" != second ] && echo "$OUT/third") \
+    $([ "$SHIPPED" = fourth ] || [ "$SHIPPED" = fifth ] && echo "$OUT/fourth") \
+    $([ "$SHIPPED" = fifth ] && echo "$OUT/fifth")
 
 echo "== export and evaluation" >&2
 "$PY" -m wizard export "$OUT/$SHIPPED/checkpoint" --out "$OUT/models/default.onnx" \
@@ -85,7 +103,8 @@ evaluate vs_3_random model,random,random,random "$(( EVAL_GAMES / 2 ))"
 evaluate vs_oi model,oi,model,oi "$(( EVAL_GAMES / 2 ))"
 "$PY" -m wizard export "$OUT/$SHIPPED/checkpoint" --out "$OUT/models/default.onnx" \
     --card-lookahead "$LOOKAHEAD" --evaluations "$OUT" --note "shipped_stage=$SHIPPED" --note "recipe=scripts/train_expert.sh \
-(FIRST_GAMES=$FIRST_GAMES SECOND_GAMES=$SECOND_GAMES THIRD_GAMES=$THIRD_GAMES FOURTH_GAMES=$FOURTH_GAMES)" \
+(FIRST_GAMES=$FIRST_GAMES SECOND_GAMES=$SECOND_GAMES THIRD_GAMES=$THIRD_GAMES FOURTH_GAMES=$FOURTH_GAMES \
+FIFTH_GAMES=$FIFTH_GAMES)" \
     --note "this_script_run_seconds=$(( $(date +%s) - started ))" \
     --note "machine=2 shared cores, no accelerator"
 if [ "$MODELS" != "$OUT/models" ]; then

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -13,6 +14,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from wizard.ai.agents import ModelAgent
 from wizard.ai.encoding import FEATURE_SIZE, ActionSpace, encode_batch, encode_observation
+from wizard.ai.lookahead import CARD_COLUMNS, after_card, card_rows
 from wizard.ai.policy import (
     SCORE_TABLE,
     TRICKS_SIZE,
@@ -23,9 +25,9 @@ from wizard.ai.policy import (
     with_bid,
 )
 from wizard.ai.registry import make_agent
-from wizard.engine import Bid, GameOptions, Phase, WizardGame
+from wizard.engine import PLAY_BASE, Bid, GameOptions, Phase, WizardGame
 from wizard.engine.rules import round_score
-from wizard.training.onnx_graphs import write_random_policy
+from wizard.training.onnx_graphs import mlp_policy, random_weights, write_random_policy
 
 
 @pytest.fixture(scope="module")
@@ -261,3 +263,32 @@ def test_a_policy_with_the_wrong_feature_count_is_refused(tmp_path: Path) -> Non
     onnx.save(model, str(path))
     with pytest.raises(PolicyError, match="316"):  # refused at load or by our shape check
         OnnxPolicy(path)
+
+
+def test_a_policy_with_an_after_card_head_looks_ahead_through_it(tmp_path: Path) -> None:
+    # The lookahead reads `after_tricks` where the file has it; the bids keep reading `tricks`.
+    weights = random_weights((32,), seed=3)
+    after = random_weights((32,), seed=11).tricks
+    path = tmp_path / "after.onnx"
+    onnx.save(mlp_policy(dataclasses.replace(weights, after=after)), str(path))
+    plain_path = tmp_path / "plain.onnx"
+    onnx.save(mlp_policy(weights), str(plain_path))
+    policy, plain = OnnxPolicy(path), OnnxPolicy(plain_path)
+    obs = observations(4, seed=9)
+    features, masks = encode_batch(obs), ActionSpace.mask_batch(obs)
+    assert np.allclose(policy.logits(features, masks, lookahead=0.0),
+                       plain.logits(features, masks, lookahead=0.0), atol=1e-5)  # bids, cards
+    looked = policy.logits(features, masks, lookahead=20.0)
+    rows = card_rows(features, masks)
+    assert rows.size > 10
+    for row in rows:
+        cards = np.flatnonzero(masks[row, CARD_COLUMNS])
+        view, view_masks = after_card(np.repeat(features[row:row + 1], len(cards), 0), cards)
+        out = policy.run(view, view_masks)
+        assert out.after is not None
+        bid = np.full(len(cards), obs[row].bids[obs[row].player])
+        expected = bid_scores(out.after, bid)
+        base = policy.logits(features[row:row + 1], masks[row:row + 1], lookahead=0.0)[0]
+        assert np.allclose(looked[row, PLAY_BASE + cards], base[PLAY_BASE + cards] + expected / 20,
+                           atol=1e-3)
+        assert not np.allclose(expected, bid_scores(out.tricks, bid), atol=1e-2)

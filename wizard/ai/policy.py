@@ -8,7 +8,10 @@ Contract of a policy file ``models/<name>.onnx`` (with its model card
 - outputs ``probs`` float32 ``[N, 85]``, the action probabilities with every
   illegal action at exactly 0, and ``tricks`` float32 ``[N, TRICKS_SIZE]``, the
   distribution of the tricks the seat ends the round with (0 beyond the round's
-  number of cards). Further outputs (``value``) are ignored here.
+  number of cards). An optional output ``after_tricks`` (`AFTER_OUTPUT`, same shape)
+  is the tricks distribution of a row after a card: the card lookahead reads it
+  where the file has it (`wizard.training.after_head`). Further outputs
+  (``value``) are ignored here.
 
 Cards and the trump choice come from ``probs``. Bids come from ``tricks``: each
 legal bid is written into the bidding observation's features (`with_bid`) and
@@ -42,6 +45,8 @@ TRICKS_SIZE = MAX_BID + 1
 BID_POINTS_PER_LOGIT = 10.0
 INPUT_NAMES = ("features", "mask")
 OUTPUT_NAMES = ("probs", "tricks")
+#: the optional output the card lookahead reads: the tricks distribution of a row after a card
+AFTER_OUTPUT = "after_tricks"
 
 _OWN = BLOCKS["own"].start
 _BALANCE = BLOCKS["bid_balance"].start
@@ -71,6 +76,7 @@ class PolicyError(RuntimeError):
 class PolicyOutput:
     probs: npt.NDArray[np.float32]  # (N, 85), 0 at illegal actions
     tricks: npt.NDArray[np.float32]  # (N, TRICKS_SIZE)
+    after: npt.NDArray[np.float32] | None = None  # (N, TRICKS_SIZE): `AFTER_OUTPUT`, if any
 
 
 def bidding_rows(masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
@@ -163,6 +169,7 @@ class OnnxPolicy:
             raise PolicyError(f"{self.path.name} expects {width} features, not {FEATURE_SIZE}")
         self.name = str(self.card.get("name", self.path.stem))
         self.lookahead = card_lookahead(self.card, self.path.name)
+        self.outputs = [*OUTPUT_NAMES, *([AFTER_OUTPUT] if AFTER_OUTPUT in outputs else [])]
 
     def run(self, features: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
             ) -> PolicyOutput:
@@ -170,17 +177,15 @@ class OnnxPolicy:
 
         Raises `ValueError` when the policy's outputs do not fit the masks.
         """
-        probs, tricks = self.session.run(
-            list(OUTPUT_NAMES), {"features": features, "mask": np.ascontiguousarray(masks)}
-        )
-        probs = np.asarray(probs, np.float32)
-        tricks = np.asarray(tricks, np.float32)
+        probs, tricks, *after = (np.asarray(out, np.float32) for out in self.session.run(
+            self.outputs, {"features": features, "mask": np.ascontiguousarray(masks)}))
         if probs.shape != masks.shape:
             raise ValueError(f"policy logits have shape {probs.shape}, masks {masks.shape}")
-        if tricks.shape != (len(masks), TRICKS_SIZE):
-            raise ValueError(f"policy tricks have shape {tricks.shape}, "
-                             f"not ({len(masks)}, {TRICKS_SIZE})")
-        return PolicyOutput(probs, tricks)
+        for name, out in zip(self.outputs[1:], (tricks, *after), strict=True):
+            if out.shape != (len(masks), TRICKS_SIZE):
+                raise ValueError(f"policy {name} have shape {out.shape}, "
+                                 f"not ({len(masks)}, {TRICKS_SIZE})")
+        return PolicyOutput(probs, tricks, after[0] if after else None)
 
     def logits(self, features: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_],
                lookahead: npt.NDArray[np.float32] | float | None = None
@@ -226,7 +231,8 @@ class OnnxPolicy:
         if lookers.size:
             who = looking[lookers]
             own_bids = np.rint(features[who, _OWN + 1] * 20.0).astype(np.int64)
-            expected = bid_scores(out.tricks[playing.size + asked.size:], own_bids)
+            after_tricks = out.tricks if out.after is None else out.after
+            expected = bid_scores(after_tricks[playing.size + asked.size:], own_bids)
             logits[who, PLAY_BASE + cards] += expected / points[who]
         return np.where(masks, logits, MASKED).astype(np.float32)
 
@@ -286,6 +292,6 @@ def card_lookahead(card: dict[str, Any], name: str) -> float:
     return float(value)
 
 
-__all__ = ["BID_POINTS_PER_LOGIT", "SCORE_TABLE", "TRICKS_SIZE", "ActionSpace", "OnnxPolicy",
-           "PolicyError", "PolicyOutput", "bid_scores", "bidding_rows", "card_lookahead", "choose",
-           "models_dir", "read_model_card", "with_bid"]
+__all__ = ["AFTER_OUTPUT", "BID_POINTS_PER_LOGIT", "SCORE_TABLE", "TRICKS_SIZE", "ActionSpace",
+           "OnnxPolicy", "PolicyError", "PolicyOutput", "bid_scores", "bidding_rows",
+           "card_lookahead", "choose", "models_dir", "read_model_card", "with_bid"]

@@ -22,7 +22,7 @@ import onnx
 
 from wizard.ai.agents import HeuristicAgent
 from wizard.ai.encoding import ENCODING_VERSION, FEATURE_SIZE, ActionSpace, encode_observation
-from wizard.ai.policy import OnnxPolicy
+from wizard.ai.policy import AFTER_OUTPUT, OnnxPolicy
 from wizard.engine import GameOptions, WizardGame
 
 from .network import PolicyNet
@@ -69,7 +69,8 @@ def check_parity(net: PolicyNet, path: Path, features: np.ndarray, masks: np.nda
 
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     ours = net.outputs(features, masks)
-    theirs = session.run(["probs", "tricks", "value"], {"features": features, "mask": masks})
+    names = ["probs", "tricks", "value", *([AFTER_OUTPUT] if net.after_head is not None else [])]
+    theirs = session.run(names, {"features": features, "mask": masks})
     return max(float(np.max(np.abs(a - b))) for a, b in zip(ours, theirs, strict=True))
 
 
@@ -110,7 +111,8 @@ def export_policy(checkpoint: Path, out: Path, *, name: str | None = None,
         "architecture": f"mlp {FEATURE_SIZE}{' + card sense 243' if net.sense else ''}-"
                         f"{'-'.join(map(str, net.hidden))} "
                         f"heads: policy {ActionSpace.SIZE}, tricks 21, value 1"
-                        f"{f', card head {net.card_head} a card' if net.card_head else ''}",
+                        f"{f', card head {net.card_head} a card' if net.card_head else ''}"
+                        f"{', tricks after a card 21' if net.after_head is not None else ''}",
         "card_sense": net.sense,
         "card_head": net.card_head,
         "sizes": {"features": FEATURE_SIZE, "actions": ActionSpace.SIZE, "tricks": 21,
@@ -119,11 +121,15 @@ def export_policy(checkpoint: Path, out: Path, *, name: str | None = None,
         "inputs": {"features": f"float32 [N, {FEATURE_SIZE}]", "mask": "bool [N, 85]"},
         "outputs": {"probs": "float32 [N, 85], illegal actions 0",
                     "tricks": "float32 [N, 21], tricks at the end of the round",
-                    "value": "float32 [N, 1], round score / 100"},
+                    "value": "float32 [N, 1], round score / 100",
+                    **({AFTER_OUTPUT: "float32 [N, 21], tricks at the end of the round, read "
+                                      "after a card (the card lookahead's)"}
+                       if net.after_head is not None else {})},
         "decisions": "cards and trump: argmax of probs; bids: highest expected score "
                      "under tricks for each legal bid" + (
                          "; cards with a choice: log probs + the expected score of the bid "
-                         "under tricks after each card / card_lookahead (wizard.ai.lookahead)"
+                         f"under {AFTER_OUTPUT if net.after_head is not None else 'tricks'} "
+                         "after each card / card_lookahead (wizard.ai.lookahead)"
                          if card_lookahead > 0 else ""),
         "card_lookahead": card_lookahead,
         "parity": {"observations": len(features), "max_abs_diff": difference,

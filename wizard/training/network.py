@@ -2,8 +2,9 @@
 
 One ReLU MLP trunk over the 315 features and three heads: the policy over the
 85 actions (illegal ones masked), the tricks the seat ends the round with
-(0..round number) and the value (the round's score / 100). ``forward`` returns
-logits; `outputs` returns what the ONNX file returns, to the same float32 maths.
+(0..round number) and the value (the round's score / 100); optionally a fourth,
+the tricks after a card (`after_head`: what the card lookahead reads). ``forward``
+returns logits; `outputs` returns what the ONNX file returns, to the same float32 maths.
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ MASKED = -1e9
 class PolicyNet(nn.Module):
     """With ``sense`` the trunk reads the card-sense features (`card_sense`) beside the 315;
     with ``card_head`` > 0 (and ``sense``) a card head of that many units a card adds its
-    scores to the cards' logits (`card_head`)."""
+    scores to the cards' logits (`card_head`); with ``after_head`` a tricks head of its own
+    for the rows after a card (`after_head`, ONNX output ``after_tricks``)."""
 
     def __init__(self, hidden: Sequence[int] = (256, 256), sense: bool = False,
-                 card_head: int = 0) -> None:
+                 card_head: int = 0, after_head: bool = False) -> None:
         super().__init__()
         if not hidden or any(h <= 0 for h in hidden):
             raise ValueError(f"hidden sizes must be positive and at least one, got {hidden}")
@@ -51,6 +53,7 @@ class PolicyNet(nn.Module):
         self.policy_head = nn.Linear(width, ActionSpace.SIZE)
         self.tricks_head = nn.Linear(width, TRICKS_SIZE)
         self.value_head = nn.Linear(width, 1)
+        self.after_head = nn.Linear(width, TRICKS_SIZE) if after_head else None
         if self.card_head:
             k = self.card_head
             self.card_query = nn.Linear(width, k)
@@ -64,10 +67,7 @@ class PolicyNet(nn.Module):
     def forward(self, features: torch.Tensor, mask: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Masked policy logits ``[N, 85]``, masked tricks logits ``[N, 21]``, value ``[N]``."""
-        sense = self.card_sense(features, mask) if self.sense else None
-        h = torch.cat([features, sense], 1) if sense is not None else features
-        for layer in self.trunk:
-            h = torch.relu(layer(h))
+        h, sense = self.trunk_out(features, mask)
         masked = torch.tensor(MASKED, dtype=h.dtype)
         logits = self.policy_head(h)
         if self.card_head and sense is not None:
@@ -79,10 +79,34 @@ class PolicyNet(nn.Module):
             logits = torch.cat([logits[:, :start], logits[:, start:stop] + scores,
                                 logits[:, stop:]], 1)
         policy = torch.where(mask, logits, masked)
-        cards = features[:, ROUND_FEATURE:ROUND_FEATURE + 1] * 20.0 + 0.5
-        possible = self.trick_counts < cards
-        tricks = torch.where(possible, self.tricks_head(h), masked)
+        tricks = self.possible_tricks(features, self.tricks_head(h))
         return policy, tricks, self.value_head(h).squeeze(-1)
+
+    def trunk_out(self, features: torch.Tensor, mask: torch.Tensor
+               ) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """The trunk's last hidden layer, and the card-sense features (None without sense)."""
+        sense = self.card_sense(features, mask) if self.sense else None
+        h = torch.cat([features, sense], 1) if sense is not None else features
+        for layer in self.trunk:
+            h = torch.relu(layer(h))
+        return h, sense
+
+    def possible(self, features: torch.Tensor) -> torch.Tensor:
+        """``[N, 21]``: the trick counts a row's round can end with (0..its number of cards)."""
+        return self.trick_counts < features[:, ROUND_FEATURE:ROUND_FEATURE + 1] * 20.0 + 0.5
+
+    def possible_tricks(self, features: torch.Tensor, logits: torch.Tensor) -> torch.Tensor:
+        """Tricks logits with the counts beyond the round's number of cards at -1e9."""
+        return torch.where(self.possible(features), logits,
+                           torch.tensor(MASKED, dtype=logits.dtype))
+
+    def after_tricks(self, features: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """The after-card head's masked tricks logits ``[N, 21]`` (rows after a card).
+        Raises `ValueError` for a net without that head."""
+        if self.after_head is None:
+            raise ValueError("this net has no after-card tricks head")
+        h, _ = self.trunk_out(features, mask)
+        return self.possible_tricks(features, self.after_head(h))
 
     def card_sense(self, features: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """`card_sense.sense` in torch, ``[N, 243]``."""
@@ -102,12 +126,17 @@ class PolicyNet(nn.Module):
                           unseen_trumps, unseen @ buffers["sense_specials"]], 1)
 
     @torch.no_grad()
-    def outputs(self, features: np.ndarray, mask: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``probs``, ``tricks``, ``value`` as numpy, as the exported ONNX file computes them."""
-        policy, tricks, value = self(torch.from_numpy(features), torch.from_numpy(mask))
-        return (torch.softmax(policy, -1).numpy(), torch.softmax(tricks, -1).numpy(),
-                value[:, None].numpy())
+    def outputs(self, features: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``probs``, ``tricks``, ``value`` (and ``after_tricks`` with an after-card head) as
+        numpy, as the exported ONNX file computes them."""
+        x, m = torch.from_numpy(features), torch.from_numpy(mask)
+        policy, tricks, value = self(x, m)
+        out: tuple[np.ndarray, ...] = (torch.softmax(policy, -1).numpy(),
+                                       torch.softmax(tricks, -1).numpy(),
+                                       value[:, None].numpy())
+        if self.after_head is not None:
+            out += (torch.softmax(self.after_tricks(x, m), -1).numpy(),)
+        return out
 
     @classmethod
     def from_weights(cls, weights: MlpWeights) -> PolicyNet:
@@ -115,9 +144,13 @@ class PolicyNet(nn.Module):
         cards = weights.cards
         net = cls(tuple(w.shape[1] for w, _ in weights.trunk),
                   sense=weights.trunk[0][0].shape[0] == SENSED_SIZE,
-                  card_head=cards.size if cards is not None else 0)
+                  card_head=cards.size if cards is not None else 0,
+                  after_head=weights.after is not None)
         layers = [*net.trunk, net.policy_head, net.tricks_head, net.value_head]
         pairs = [*weights.trunk, weights.policy, weights.tricks, weights.value]
+        if net.after_head is not None and weights.after is not None:
+            layers.append(net.after_head)
+            pairs.append(weights.after)
         if cards is not None:
             layers += [net.card_query, net.card_out]
             pairs += [cards.query, cards.out]
@@ -146,6 +179,7 @@ class PolicyNet(nn.Module):
                                     self.card_reads.detach().numpy().astype(np.float32).copy(),
                                     self.card_embed.detach().numpy().astype(np.float32).copy(),
                                     pair(self.card_out))
+        after = pair(self.after_head) if self.after_head is not None else None
         return MlpWeights([pair(layer) for layer in self.trunk],  # type: ignore[arg-type]
                           pair(self.policy_head), pair(self.tricks_head), pair(self.value_head),
-                          cards)
+                          cards, after)

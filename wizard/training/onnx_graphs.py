@@ -33,7 +33,7 @@ from google.protobuf.message import DecodeError
 from onnx import TensorProto, helper, numpy_helper
 
 from wizard.ai.encoding import BLOCKS, ENCODING_VERSION, FEATURE_SIZE, ActionSpace
-from wizard.ai.policy import TRICKS_SIZE
+from wizard.ai.policy import AFTER_OUTPUT, TRICKS_SIZE
 from wizard.engine.cards import NUM_CARDS
 
 from . import card_sense
@@ -59,6 +59,7 @@ class MlpWeights:
     tricks: tuple[Array, Array]
     value: tuple[Array, Array]
     cards: CardHeadWeights | None = None
+    after: tuple[Array, Array] | None = None  # the tricks head after a card (`after_head`)
 
 
 def random_weights(hidden: Sequence[int], *, seed: int, inputs: int = FEATURE_SIZE,
@@ -204,6 +205,17 @@ def mlp_policy(weights: MlpWeights, *, name: str = "mlp_policy") -> onnx.ModelPr
     nodes.append(helper.make_node("Where", ["possible", tricks_logits, "masked"],
                                   ["possible_logits"]))
     nodes.append(helper.make_node("Softmax", ["possible_logits"], ["tricks"], axis=-1))
+    outputs = [
+        helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["batch", actions]),
+        helper.make_tensor_value_info("tricks", TensorProto.FLOAT, ["batch", TRICKS_SIZE]),
+        helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch", 1])]
+    if weights.after is not None:
+        after_logits = gemm(current, weights.after, "after")
+        nodes.append(helper.make_node("Where", ["possible", after_logits, "masked"],
+                                      ["possible_after"]))
+        nodes.append(helper.make_node("Softmax", ["possible_after"], [AFTER_OUTPUT], axis=-1))
+        outputs.append(helper.make_tensor_value_info(AFTER_OUTPUT, TensorProto.FLOAT,
+                                                     ["batch", TRICKS_SIZE]))
     value = gemm(current, weights.value, "value")
     nodes.append(helper.make_node("Identity", [value], ["value"]))
     graph = helper.make_graph(
@@ -211,9 +223,7 @@ def mlp_policy(weights: MlpWeights, *, name: str = "mlp_policy") -> onnx.ModelPr
         name,
         [helper.make_tensor_value_info("features", TensorProto.FLOAT, ["batch", FEATURE_SIZE]),
          helper.make_tensor_value_info("mask", TensorProto.BOOL, ["batch", ActionSpace.SIZE])],
-        [helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["batch", actions]),
-         helper.make_tensor_value_info("tricks", TensorProto.FLOAT, ["batch", TRICKS_SIZE]),
-         helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch", 1])],
+        outputs,
         inits,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
@@ -250,7 +260,8 @@ def weights_from_onnx(path: Path) -> MlpWeights:
     if "card_query_w" in arrays:
         cards = CardHeadWeights(layer("card_query"), arrays["card_reads"], arrays["card_embed"],
                                 layer("card_out"))
-    return MlpWeights(trunk, layer("policy"), layer("tricks"), layer("value"), cards)
+    after = layer("after") if "after_w" in arrays else None
+    return MlpWeights(trunk, layer("policy"), layer("tricks"), layer("value"), cards, after)
 
 
 def widen(weights: MlpWeights, hidden: Sequence[int], *, seed: int = 0,

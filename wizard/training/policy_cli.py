@@ -1,4 +1,4 @@
-"""Arguments of ``wizard train imitate`` and ``wizard train ppo`` (torch-free).
+"""Arguments of ``wizard train imitate``, ``after-head`` and ``ppo`` (torch-free).
 
 The handlers import their trainer (and so torch) only when they run, so
 ``wizard --help`` works without the ``train`` extra.
@@ -72,8 +72,9 @@ def register(trainers: Any) -> None:
                               "zero weights, the same function to start from")
     imitate.add_argument("--card-lookahead", type=points_per_logit, default=0.0, metavar="POINTS",
                          help="the learner at the table and the evaluations play their cards "
-                              "one card ahead, as the server does (wizard export "
-                              "--card-lookahead; 0: by the policy's probabilities)")
+                              "one card ahead, as the exported policy does with wizard export "
+                              "--card-lookahead (the model agent; 0: by the policy's "
+                              "probabilities, as the hard bots play)")
     imitate.add_argument("--after-card-rows", action="store_true",
                          help="the tricks head also learns each kept card decision's features "
                               "after the card played, as --card-lookahead asks it (the policy "
@@ -92,6 +93,35 @@ def register(trainers: Any) -> None:
                          help="checkpoint or exported policy (.onnx, e.g. models/default.onnx) "
                               "to start from (default: a fresh net)")
     imitate.set_defaults(handler=run_imitate)
+
+    after = trainers.add_parser(
+        "after-head", help="last stage: a tricks head of its own for the rows after a card, "
+                           "which the card lookahead reads (the rest of the net unchanged)",
+        description="Plays games with the --init net at the table (one card ahead), keeps "
+                    "the rows after each card it plays, and fits a linear head on the frozen "
+                    "trunk to the tricks the seat ended the round with.")
+    after.add_argument("--out", type=Path, required=True,
+                       help="run directory: checkpoint/, metrics.jsonl, learning_curve.png")
+    after.add_argument("--resume", action="store_true",
+                       help="return the run in --out if it is finished (else fit it again)")
+    after.add_argument("--init", type=Path, required=True,
+                       help="checkpoint or exported policy (.onnx) whose trunk the head reads")
+    after.add_argument("--games", type=int, default=4000)
+    after.add_argument("--seed", type=int, default=101)
+    after.add_argument("--card-lookahead", type=points_per_logit, default=10.0,
+                       metavar="POINTS", help="points per logit of the lookahead at the table "
+                                              "and in the evaluation (export with the same)")
+    after.add_argument("--explore-cards", type=float, default=0.3,
+                       help="chance, at each card decision with a choice, of one random card "
+                            "a seat and round")
+    after.add_argument("--opponents", type=lambda text: tuple(text.split(",")),
+                       default=("heuristic", "oi"), help="agents of the other seats")
+    after.add_argument("--epochs", type=int, default=12)
+    after.add_argument("--eval-games", type=int, default=400)
+    after.add_argument("--workers", type=int, default=1,
+                       help="processes that play the games and the evaluation")
+    after.add_argument("--quiet", action="store_true", help="no progress bar")
+    after.set_defaults(handler=run_after_head)
 
     ppo = trainers.add_parser(
         "ppo", help="stage (b): PPO self-play from a checkpoint (clipped objective, GAE)",
@@ -146,6 +176,18 @@ def run_imitate(args: argparse.Namespace) -> int:
     return _run("imitate", lambda: train_imitation(
         args.out, config, resume=args.resume, command=command_line("wizard train imitate"),
         progress=not args.quiet, init=args.init))
+
+
+def run_after_head(args: argparse.Namespace) -> int:
+    from .after_head import AfterHeadConfig, train_after_head
+
+    config = AfterHeadConfig(games=args.games, seed=args.seed, card_lookahead=args.card_lookahead,
+                             opponents=args.opponents, explore_cards=args.explore_cards,
+                             epochs=args.epochs, eval_games=args.eval_games,
+                             workers=args.workers)
+    return _run("after-head", lambda: train_after_head(
+        args.out, config, init=args.init, resume=args.resume,
+        command=command_line("wizard train after-head"), progress=not args.quiet))
 
 
 def run_ppo(args: argparse.Namespace) -> int:

@@ -73,11 +73,20 @@ def load_init(path: Path) -> tuple[Policy, list[dict[str, Any]]]:
     """What a stage starts from, with the sessions that trained it: a checkpoint directory,
     or an exported policy file (``.onnx``, e.g. the shipped ``models/default.onnx``), whose
     weights fill a fresh `NetPolicy` (a new optimiser) and whose model card's ``training``
-    carries over. Raises `CheckpointError` when neither is usable.
+    carries over. An after-card tricks head (`wizard.training.after_head`) is not carried
+    over: it was fitted to the trunk as it was, and a stage that trains the trunk would leave
+    it reading features it was not fitted on (fit a new one last). Raises `CheckpointError`
+    when neither is usable.
     """
     path = Path(path)
     if not (path.is_file() and path.suffix == ".onnx"):
-        return load_checkpoint(path), history_of(read_checkpoint(path))
+        policy = load_checkpoint(path)
+        if isinstance(policy, NetPolicy) and policy.net.after_head is not None:
+            fresh = NetPolicy(**{**policy.config(), "after_head": False})
+            fresh.net.load_state_dict({k: v for k, v in policy.net.state_dict().items()
+                                       if not k.startswith("after_head.")})
+            policy = fresh
+        return policy, history_of(read_checkpoint(path))
     card_path = path.with_suffix(".json")
     card: dict[str, Any] = {}
     if card_path.is_file():
@@ -94,6 +103,7 @@ def load_init(path: Path) -> tuple[Policy, list[dict[str, Any]]]:
     except ValueError as exc:
         raise CheckpointError(f"cannot start from {path}: {exc}") from exc
     policy = NetPolicy(hidden=net.hidden, sense=net.sense, card_head=net.card_head)
+    net.after_head = None  # not carried over (see the docstring)
     policy.net.load_state_dict(net.state_dict())
     history = [entry for entry in card.get("training", []) if isinstance(entry, dict)]
     return policy, [*history, {"stage": "exported", "file": str(path),
