@@ -62,6 +62,23 @@ def test_heuristic_beats_random_agents() -> None:
     assert heuristic.bid_accuracy > max(r.bid_accuracy for r in randoms)
 
 
+def test_a_margin_is_paired_by_deal_against_the_other_names() -> None:
+    # Who is ahead: the heuristic's score minus the randoms' mean, deal by deal. Both sides
+    # hold the same cards, so the paired interval is narrower than the two unpaired ones.
+    result = evaluate(["heuristic", "random", "heuristic", "random"], games=48, seed=5)
+    heuristic, random_agent = result.agents[0], result.agents[1]
+    randoms = (result.agents[1].mean + result.agents[3].mean) / 2
+    assert heuristic.margin == pytest.approx(heuristic.mean - randoms)
+    assert random_agent.margin == pytest.approx(
+        random_agent.mean - (result.agents[0].mean + result.agents[2].mean) / 2)
+    low, high = heuristic.margin_ci95
+    assert 0 < low < heuristic.margin < high
+    widths = [a.ci95[1] - a.ci95[0] for a in result.agents]
+    assert high - low < widths[0] + max(widths[1], widths[3])  # the unpaired bound
+    alike = evaluate(["heuristic"] * 3, games=6, seed=1).agents
+    assert all(a.margin == 0 and a.margin_ci95 == (0.0, 0.0) for a in alike)
+
+
 def test_ties_count_as_wins_for_everyone_tied() -> None:
     # three identical deterministic agents on every rotation: shares can exceed 1 in total
     result = evaluate(["heuristic"] * 3, games=9, seed=1)

@@ -27,13 +27,16 @@ def parse_options(text: str | None) -> GameOptions:
 
 
 def format_table(result: EvaluationResult) -> str:
-    header = f"{'agent':<14}{'mean':>9}{'stderr':>8}{'95% CI':>20}{'win rate':>10}{'bid acc.':>10}"
+    header = (f"{'agent':<14}{'mean':>9}{'stderr':>8}{'95% CI':>20}{'margin':>9}"
+              f"{'95% CI':>20}{'win rate':>10}{'bid acc.':>10}")
     lines = [header, "-" * len(header)]
     for a in result.agents:
         ci = f"[{a.ci95[0]:.1f}, {a.ci95[1]:.1f}]"
-        lines.append(f"{a.name:<14}{a.mean:>9.1f}{a.stderr:>8.1f}{ci:>20}"
-                     f"{a.win_rate:>9.1%}{a.bid_accuracy:>10.1%}")
-    lines.append(f"{result.games} games ({result.deals} deals x {len(result.agents)} rotations)")
+        margin_ci = f"[{a.margin_ci95[0]:.1f}, {a.margin_ci95[1]:.1f}]"
+        lines.append(f"{a.name:<14}{a.mean:>9.1f}{a.stderr:>8.1f}{ci:>20}{a.margin:>+9.1f}"
+                     f"{margin_ci:>20}{a.win_rate:>9.1%}{a.bid_accuracy:>10.1%}")
+    lines.append(f"{result.games} games ({result.deals} deals x {len(result.agents)} rotations); "
+                 "margin: over the other agents' mean, paired by deal")
     return "\n".join(lines)
 
 

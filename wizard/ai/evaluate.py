@@ -6,7 +6,10 @@ derived from ``seed`` and the deal number, agents are re-seeded from the seed,
 deal and rotation, so the numbers do not depend on ``jobs``.
 
 Standard errors are computed over deals (the mean of a deal's rotations is one
-independent sample); the 95 % interval is mean ± 1.96 standard errors.
+independent sample); the 95 % interval is mean ± 1.96 standard errors. An agent's
+``margin`` is its score minus the mean score of the agents of other names, paired
+by deal (both played the same cards), so its interval is the one a "who is ahead"
+claim needs; it is 0 where every agent has the same name.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ class AgentResult:
     ci95: tuple[float, float]
     win_rate: float
     bid_accuracy: float
+    margin: float = 0.0  # over the other names' mean, paired by deal (the module docstring)
+    margin_ci95: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +52,8 @@ class EvaluationResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "agents": [{**asdict(a), "ci95": list(a.ci95)} for a in self.agents],
+            "agents": [{**asdict(a), "ci95": list(a.ci95), "margin_ci95": list(a.margin_ci95)}
+                       for a in self.agents],
             "games": self.games,
             "deals": self.deals,
         }
@@ -153,14 +159,15 @@ def summarize(names: Sequence[str], records: Sequence[GameRecord]) -> Evaluation
     for record in records:
         by_deal[record.deal].append(record)
     results = []
+    means = [[sum(r.scores[index] for r in rs) / len(rs) for rs in by_deal.values()]
+             for index in range(n)]
     for index, name in enumerate(names):
-        per_deal = [sum(r.scores[index] for r in rs) / len(rs) for rs in by_deal.values()]
-        mean = sum(per_deal) / len(per_deal)
-        if len(per_deal) > 1:
-            variance = sum((x - mean) ** 2 for x in per_deal) / (len(per_deal) - 1)
-            stderr = math.sqrt(variance / len(per_deal))
-        else:
-            stderr = float("nan")
+        per_deal = means[index]
+        mean, stderr = _mean_stderr(per_deal)
+        others = [means[i] for i in range(n) if names[i] != name]
+        margin, margin_stderr = _mean_stderr(
+            [x - sum(o[d] for o in others) / len(others) for d, x in enumerate(per_deal)]
+            if others else [0.0] * len(per_deal))
         wins = sum(index in r.winners for r in records)
         exact = sum(r.exact_bids[index] for r in records)
         rounds = sum(r.rounds for r in records)
@@ -171,9 +178,20 @@ def summarize(names: Sequence[str], records: Sequence[GameRecord]) -> Evaluation
             ci95=(mean - 1.96 * stderr, mean + 1.96 * stderr),
             win_rate=wins / len(records),
             bid_accuracy=exact / rounds,
+            margin=margin,
+            margin_ci95=(margin - 1.96 * margin_stderr, margin + 1.96 * margin_stderr),
         ))
     assert len(results) == n
     return EvaluationResult(agents=tuple(results), games=len(records), deals=len(deals))
+
+
+def _mean_stderr(samples: Sequence[float]) -> tuple[float, float]:
+    """The mean of per-deal samples and its standard error (NaN from a single deal)."""
+    mean = sum(samples) / len(samples)
+    if len(samples) < 2:
+        return mean, float("nan")
+    variance = sum((x - mean) ** 2 for x in samples) / (len(samples) - 1)
+    return mean, math.sqrt(variance / len(samples))
 
 
 def evaluate(
