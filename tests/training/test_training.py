@@ -178,6 +178,8 @@ def test_the_cli_writes_the_evaluations_and_notes_into_the_model_card(
     assert len({a["name"] for a in model_seats}) == 1  # its two seats share one name
     assert pair["margin"] == round((sum(a["mean"] for a in model_seats)
                                     - sum(a["mean"] for a in random_seats)) / 2, 2)
+    low, high = pair["margin_ci95"]  # paired by deal, as the evaluation gives it
+    assert low < pair["margin"] < high
     printed = json.loads(capsys.readouterr().out.splitlines()[0])
     assert printed == {"four": four["margin"], "pair": pair["margin"]}
     assert main(["export", str(imitation_run / "checkpoint"), "--out", str(model),

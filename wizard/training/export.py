@@ -150,7 +150,8 @@ def evaluation_summary(directory: Path) -> dict[str, Any]:
     """The model card's ``evaluation`` from the ``eval_NAME.json`` files in ``directory``
     (each the output of ``wizard evaluate --json``, the policy the first agent): for each
     NAME the command, the policy's result, the mean of the other agents, the policy's
-    margin over them and whether the intervals are apart. The policy may sit at several
+    margin over them (with its paired interval, where the evaluation gives one) and
+    whether the intervals are apart. The policy may sit at several
     seats (``model,oi,model,oi``): its result is the first, its margin over their mean."""
     runs: dict[str, Any] = {}
     for path in sorted(directory.glob("eval_*.json")):
@@ -169,6 +170,8 @@ def evaluation_summary(directory: Path) -> dict[str, Any]:
             "games": result["games"], "model": model,
             "others_mean": round(mean_others, 2), "margin": round(mean_mine - mean_others, 2),
             "intervals_apart": model["ci95"][0] > max(a["ci95"][1] for a in others),
+            **({"margin_ci95": [round(x, 2) for x in model["margin_ci95"]]}  # paired by deal
+               if "margin_ci95" in model else {}),
         }
     return runs
 
