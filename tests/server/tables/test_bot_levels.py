@@ -39,7 +39,7 @@ def test_each_level_asks_for_its_brain() -> None:
     assert [level_agent(level, without) for level in BotLevel] == [
         "bot:easy", "bot:medium", "bot:hard", "bot:master"]
     assert level_agent(BotLevel.HARD, with_model) == "model:default-v3"  # batched in the pool
-    # the shipped policy v4 is the model agent's, not hard's
+    # the shipped policy (v5) is the model agent's, not hard's
     assert level_agent(BotLevel.HARD, _Decider(frozenset({"default"}))) == "bot:hard"
     assert level_agent(BotLevel.MASTER, with_model) == "bot:master"
 
