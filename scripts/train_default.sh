@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Train models/default.onnx from scratch: imitation of the heuristic, PPO self-play, export
-# (with the torch/onnxruntime parity check), duplicate evaluations, the model card.
+# Train a policy from scratch, the recipe of the first one (v1, models/default-v1.onnx):
+# imitation of the heuristic, PPO self-play, export (with the torch/onnxruntime parity
+# check), duplicate evaluations, the model card. Writes $OUT/models/default.onnx, and
+# copies it into MODELS when set (MODELS=models replaces the shipped policy).
 #
 #   scripts/train_default.sh                 # the heuristic recipe (under 2 h on 2 shared cores)
 #   OUT=runs/x IMITATE_GAMES=2000 PPO_GAMES=200 EVAL_GAMES=200 scripts/train_default.sh  # a try
@@ -23,7 +25,7 @@ EVAL_GAMES="${EVAL_GAMES:-2000}"
 WORKERS="${WORKERS:-1}"
 JOBS="${JOBS:-2}"
 SEED="${SEED:-1}"
-MODELS="${MODELS:-models}"
+MODELS="${MODELS:-$OUT/models}"
 TEACHER="${TEACHER:-heuristic}"
 LABELLER="${LABELLER:-}"
 EXPERT_GAMES="${EXPERT_GAMES:-0}"
@@ -107,6 +109,8 @@ evaluated=$(( $(date +%s) - started ))
 TEACHER=$TEACHER LABELLER=$LABELLER EXPERT_GAMES=$EXPERT_GAMES)" \
     --note "this_script_run_seconds=$evaluated" \
     --note "machine=2 shared cores (other jobs running), no accelerator"
-mkdir -p "$MODELS"
-cp "$OUT/models/default.onnx" "$OUT/models/default.json" "$MODELS/"
+if [ "$MODELS" != "$OUT/models" ]; then
+    mkdir -p "$MODELS"
+    cp "$OUT/models/default.onnx" "$OUT/models/default.json" "$MODELS/"
+fi
 echo "wrote $MODELS/default.onnx in $(( $(date +%s) - started )) s" >&2
