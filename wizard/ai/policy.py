@@ -183,7 +183,7 @@ class OnnxPolicy:
             raise ValueError(f"policy logits have shape {probs.shape}, masks {masks.shape}")
         for name, out in zip(self.outputs[1:], (tricks, *after), strict=True):
             if out.shape != (len(masks), TRICKS_SIZE):
-                raise ValueError(f"policy {name} have shape {out.shape}, "
+                raise ValueError(f"policy output {name} has shape {out.shape}, "
                                  f"not ({len(masks)}, {TRICKS_SIZE})")
         return PolicyOutput(probs, tricks, after[0] if after else None)
 

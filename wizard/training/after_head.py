@@ -22,8 +22,9 @@ the metrics give the held-out log loss of both heads.
 
 The head starts as a copy of the tricks head and is fitted by Adam for
 ``epochs`` passes; the epoch with the lowest held-out loss is kept. The
-checkpoint (``OUT/checkpoint``) exports with ``wizard export``. Resumable: a
-finished run is returned as it is; an interrupted one starts again.
+checkpoint (``OUT/checkpoint``) exports with ``wizard export``. With ``resume`` a
+finished run is returned as it is; an interrupted one left no checkpoint and is run
+again from the start (without ``resume``; its stale metrics are cleared).
 """
 
 from __future__ import annotations
@@ -42,7 +43,13 @@ from wizard.ai.encoding import BLOCKS
 
 from .export import write_temp_policy
 from .policy import NetPolicy
-from .progress import CURVE_FILE, append_metrics, evaluate_against_heuristics, read_metrics
+from .progress import (
+    CURVE_FILE,
+    METRICS_FILE,
+    append_metrics,
+    evaluate_against_heuristics,
+    read_metrics,
+)
 from .runs import load_init, open_run, save_run
 from .teacher import Rows, TeacherConfig, concat, iter_teacher_chunks
 
@@ -85,6 +92,7 @@ def train_after_head(out: Path, config: AfterHeadConfig, *, init: Path, resume: 
     if not isinstance(loaded, NetPolicy):
         raise ValueError(f"the after-card head is fitted on a NetPolicy, not {loaded.type_name}")
     started = time.time()
+    (out / METRICS_FILE).unlink(missing_ok=True)  # an interrupted run's epochs
     learner = write_temp_policy(loaded, out, "table", config.card_lookahead)
     teacher = TeacherConfig("heuristic", keep_plays=1.0, learner_seats=config.learner_seats,
                             opponents=config.opponents, after_card_rows=True,

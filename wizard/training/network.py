@@ -83,7 +83,7 @@ class PolicyNet(nn.Module):
         return policy, tricks, self.value_head(h).squeeze(-1)
 
     def trunk_out(self, features: torch.Tensor, mask: torch.Tensor
-               ) -> tuple[torch.Tensor, torch.Tensor | None]:
+                  ) -> tuple[torch.Tensor, torch.Tensor | None]:
         """The trunk's last hidden layer, and the card-sense features (None without sense)."""
         sense = self.card_sense(features, mask) if self.sense else None
         h = torch.cat([features, sense], 1) if sense is not None else features

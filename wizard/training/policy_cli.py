@@ -103,7 +103,8 @@ def register(trainers: Any) -> None:
     after.add_argument("--out", type=Path, required=True,
                        help="run directory: checkpoint/, metrics.jsonl, learning_curve.png")
     after.add_argument("--resume", action="store_true",
-                       help="return the run in --out if it is finished (else fit it again)")
+                       help="return the finished run in --out (an interrupted run leaves no "
+                            "checkpoint: run it again without --resume)")
     after.add_argument("--init", type=Path, required=True,
                        help="checkpoint or exported policy (.onnx) whose trunk the head reads")
     after.add_argument("--games", type=int, default=4000)
