@@ -81,9 +81,11 @@ def test_a_run_starts_from_an_exported_policy_file_with_its_weights_and_history(
     assert history[:-1] == card["training"] and history[-1]["file"] == str(shipped)
     rows = play_teacher_games(TeacherConfig("heuristic"), 1, seed=5)
     features = rows["features"].astype(np.float32)
-    served = OnnxPolicy(shipped).session.run(None, {"features": features, "mask": rows["masks"]})
+    served = OnnxPolicy(shipped).session.run(["probs", "tricks", "value"],
+                                             {"features": features, "mask": rows["masks"]})
     for ours, theirs in zip(policy.net.outputs(features, rows["masks"]), served, strict=True):
         assert np.abs(ours - theirs).max() < 1e-4  # the same network, now trainable
+    assert policy.net.after_head is None  # the shipped after-card head is not carried over
 
     out = tmp_path / "warm"
     assert main(["train", "imitate", "--out", str(out), "--games", "2", "--teacher", "oi",
