@@ -42,6 +42,7 @@ from tqdm import tqdm
 from wizard.ai.encoding import BLOCKS
 
 from .export import write_temp_policy
+from .network import MASKED
 from .policy import NetPolicy
 from .progress import (
     CURVE_FILE,
@@ -218,7 +219,7 @@ def _inputs(policy: NetPolicy, rows: Rows) -> tuple[torch.Tensor, torch.Tensor, 
 
 
 def _loss(logits: torch.Tensor, possible: torch.Tensor, tricks: torch.Tensor) -> torch.Tensor:
-    masked = torch.where(possible, logits, torch.tensor(-1e9, dtype=logits.dtype))
+    masked = torch.where(possible, logits, torch.tensor(MASKED, dtype=logits.dtype))
     return -torch.log_softmax(masked, -1).gather(1, tricks[:, None]).mean()
 
 
