@@ -61,7 +61,11 @@ POLICY_VARIANTS: dict[str, tuple[dict[str, Any], float]] = {
     "polprior": (V3, 0.5),
     "polprior67": (V3, 2.0 / 3.0),
     "polbids": (V3, 0.5),  # the policy's values of the bids only
+    "pol5prior": (V3, 0.5),  # the shipped policy (v5): cards by its after-card head
 }
+
+#: the policy file each policy variant reads (the others: the policy v3, as measured first)
+POLICY_FILES = {"pol5prior": "default.onnx"}  # the shipped policy: v5 since 2026-12-04
 
 
 def settings(name: str) -> tuple[dict[str, Any], float]:
@@ -69,11 +73,12 @@ def settings(name: str) -> tuple[dict[str, Any], float]:
 
 
 class PolicyScorer:
-    """The policy v3's expected round score of each bid (its tricks head after the bid)
-    and card (after the card, `wizard.ai.lookahead`), keyed by action index."""
+    """A policy's expected round score of each bid (its tricks head after the bid) and card
+    (after the card, `wizard.ai.lookahead`: its after-card head where it has one), keyed by
+    action index."""
 
-    def __init__(self, cards: bool = True) -> None:
-        self.policy = OnnxPolicy(models_dir() / "default-v3.onnx")  # as measured first
+    def __init__(self, cards: bool = True, file: str = "default-v3.onnx") -> None:
+        self.policy = OnnxPolicy(models_dir() / file)
         self.cards = cards
 
     def action_scores(self, observation: Observation) -> dict[int, float]:
@@ -93,7 +98,9 @@ class PolicyScorer:
         assert seat is not None
         bid = observation.bids[seat]
         assert bid is not None
-        scores = bid_scores(self.policy.run(rows, masks).tricks, np.full(len(cards), bid))
+        out = self.policy.run(rows, masks)
+        tricks = out.after if out.after is not None else out.tricks
+        scores = bid_scores(tricks, np.full(len(cards), bid))
         return {PLAY_BASE + int(c): float(v) for c, v in zip(cards, scores, strict=True)}
 
 
@@ -118,7 +125,8 @@ def register(name: str) -> str:
     def factory(seed: int | None = None, **_: object) -> SearchAgent:
         prior = master_prior()
         if name in POLICY_VARIANTS:
-            scorer = MeanScorer(prior, PolicyScorer(cards=name != "polbids"))
+            scorer = MeanScorer(prior, PolicyScorer(
+                cards=name != "polbids", file=POLICY_FILES.get(name, "default-v3.onnx")))
             agent = SearchAgent(Budget(**budget_args), seed=seed, prior=scorer,
                                 prior_weight=weight,
                                 bid_model=prior.overall if prior is not None else None)

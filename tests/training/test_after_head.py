@@ -17,7 +17,8 @@ from wizard.ai.policy import AFTER_OUTPUT, OnnxPolicy
 from wizard.engine import PLAY_BASE
 from wizard.training.after_head import after_rows
 from wizard.training.export import parity_observations
-from wizard.training.onnx_graphs import write_random_policy
+from wizard.training.network import PolicyNet
+from wizard.training.onnx_graphs import weights_from_onnx, write_random_policy
 from wizard.training.policy import NetPolicy
 from wizard.training.runs import load_init
 from wizard.training.teacher import TeacherConfig, play_teacher_games
@@ -36,11 +37,14 @@ def test_the_rows_after_a_card_are_the_ones_the_lookahead_asks_about() -> None:
     assert not after["imitate"].any()
 
 
-def test_the_fitted_head_changes_only_what_the_lookahead_reads(tmp_path: Path) -> None:
+@pytest.mark.parametrize("units", [0, 16])
+def test_the_fitted_head_changes_only_what_the_lookahead_reads(tmp_path: Path,
+                                                               units: int) -> None:
     init = write_random_policy(tmp_path, "base", hidden=(32,), seed=4)
     out = tmp_path / "after"
     command = ["train", "after-head", "--init", str(init), "--out", str(out), "--games", "30",
-               "--epochs", "3", "--eval-games", "4", "--opponents", "heuristic", "--quiet"]
+               "--epochs", "3", "--eval-games", "4", "--opponents", "heuristic", "--quiet",
+               "--hidden-units", str(units)]
     assert main(command) == 0
     rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     epochs = [r for r in rows if "margin" not in r]
@@ -57,6 +61,9 @@ def test_the_fitted_head_changes_only_what_the_lookahead_reads(tmp_path: Path) -
                  "--card-lookahead", "10"]) == 0
     card = json.loads(exported.with_suffix(".json").read_text())
     assert AFTER_OUTPUT in card["outputs"] and AFTER_OUTPUT in card["decisions"]
+    assert (f"a ReLU layer of {units}" in card["architecture"]) == bool(units)
+    reread = PolicyNet.from_weights(weights_from_onnx(exported))  # the file holds the layer
+    assert (reread.after_deep.hidden.out_features if reread.after_deep else 0) == units
     features, masks = parity_observations(200, seed=3)
     before, now = OnnxPolicy(init).run(features, masks), OnnxPolicy(exported).run(features, masks)
     assert before.after is None and now.after is not None
@@ -68,6 +75,7 @@ def test_the_fitted_head_changes_only_what_the_lookahead_reads(tmp_path: Path) -
     assert main([*command, "--resume"]) == 0  # a finished run is returned as it is
     assert len((out / "metrics.jsonl").read_text().splitlines()) == len(rows)
     again, _ = load_init(out / "checkpoint")  # a stage after it trains the trunk: no head
-    assert isinstance(again, NetPolicy) and again.net.after_head is None
+    assert isinstance(again, NetPolicy) and again.net.after_head is again.net.after_deep is None
     from_file, _ = load_init(exported)
-    assert isinstance(from_file, NetPolicy) and from_file.net.after_head is None
+    assert isinstance(from_file, NetPolicy)
+    assert from_file.net.after_head is from_file.net.after_deep is None

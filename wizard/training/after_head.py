@@ -66,6 +66,7 @@ class AfterHeadConfig:
     learner_seats: float = 0.5
     opponents: tuple[str, ...] = ("heuristic", "oi")
     explore_cards: float = 0.3
+    hidden: int = 0  # units of a ReLU layer beside the linear head (`PolicyNet.after_deep`)
     epochs: int = 12
     batch: int = 512
     lr: float = 1e-3
@@ -116,8 +117,8 @@ def train_after_head(out: Path, config: AfterHeadConfig, *, init: Path, resume: 
     if not held or not train:
         raise ValueError(f"{config.games} games hold out no rows: play at least "
                          f"{HELD_OUT_EVERY} games")
-    policy = NetPolicy(**{**loaded.config(), "after_head": True})
-    state = loaded.net.state_dict()
+    policy = NetPolicy(**{**loaded.config(), "after_head": True, "after_hidden": config.hidden})
+    state = policy.net.state_dict() | loaded.net.state_dict()  # a new layer keeps its init
     state |= {f"after_head.{k}": v.clone() for k, v in loaded.net.tricks_head.state_dict().items()}
     policy.net.load_state_dict(state)
     record = fit(policy, concat(train), concat(held), config, out, progress)
@@ -134,12 +135,12 @@ def train_after_head(out: Path, config: AfterHeadConfig, *, init: Path, resume: 
 
 def fit(policy: NetPolicy, train: Rows, held: Rows, config: AfterHeadConfig, out: Path,
         progress: bool) -> dict[str, Any]:
-    """Adam on the after-card head alone; the held-out best epoch's weights are kept (epoch
-    0: the tricks head's copy). Each epoch's losses go to ``out/metrics.jsonl``; returns
-    the kept epoch's."""
+    """Adam on the after-card head alone (its ReLU layer too, if it has one); the held-out
+    best epoch's weights are kept (epoch 0: the tricks head's copy). Each epoch's losses go
+    to ``out/metrics.jsonl``; returns the kept epoch's."""
     net = policy.net.eval()
-    head = net.after_head
-    assert head is not None
+    assert net.after_head is not None
+    head = torch.nn.ModuleList([net.after_head, *([net.after_deep] if net.after_deep else [])])
     generator = torch.Generator().manual_seed(config.seed)
     with torch.no_grad():
         hidden_train, possible_train, tricks_train = _inputs(policy, train)
@@ -155,13 +156,14 @@ def fit(policy: NetPolicy, train: Rows, held: Rows, config: AfterHeadConfig, out
         losses = []
         for start in range(0, len(order), config.batch):
             pick = order[start:start + config.batch]
-            loss = _loss(head(hidden_train[pick]), possible_train[pick], tricks_train[pick])
+            loss = _loss(net.after_logits(hidden_train[pick]), possible_train[pick],
+                         tricks_train[pick])
             optimizer.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
             losses.append(loss.item())
         with torch.no_grad():
-            held_loss = _loss(head(hidden_held), possible_held, tricks_held).item()
+            held_loss = _loss(net.after_logits(hidden_held), possible_held, tricks_held).item()
         record = {"total_games": config.games, "epoch": epoch, "train_rows": len(tricks_train),
                   "held_out_rows": len(tricks_held), "after_loss": round(float(np.mean(losses)), 4),
                   "held_out_after_loss": round(held_loss, 4),

@@ -103,6 +103,7 @@ def export_policy(checkpoint: Path, out: Path, *, name: str | None = None,
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(staged.read_bytes())
     params = sum(p.numel() for p in net.parameters())
+    deep = net.after_deep.hidden.out_features if net.after_deep is not None else 0
     meta = record.get("meta", {})
     card: dict[str, Any] = {
         "name": name,
@@ -112,7 +113,8 @@ def export_policy(checkpoint: Path, out: Path, *, name: str | None = None,
                         f"{'-'.join(map(str, net.hidden))} "
                         f"heads: policy {ActionSpace.SIZE}, tricks 21, value 1"
                         f"{f', card head {net.card_head} a card' if net.card_head else ''}"
-                        f"{', tricks after a card 21' if net.after_head is not None else ''}",
+                        f"{', tricks after a card 21' if net.after_head is not None else ''}"
+                        f"{f' (+ a ReLU layer of {deep})' if deep else ''}",
         "card_sense": net.sense,
         "card_head": net.card_head,
         "sizes": {"features": FEATURE_SIZE, "actions": ActionSpace.SIZE, "tricks": 21,

@@ -31,15 +31,19 @@ class PolicyNet(nn.Module):
     """With ``sense`` the trunk reads the card-sense features (`card_sense`) beside the 315;
     with ``card_head`` > 0 (and ``sense``) a card head of that many units a card adds its
     scores to the cards' logits (`card_head`); with ``after_head`` a tricks head of its own
-    for the rows after a card (`after_head`, ONNX output ``after_tricks``)."""
+    for the rows after a card (`after_head`, ONNX output ``after_tricks``), which with
+    ``after_hidden`` > 0 adds a ReLU layer of that many units beside its linear map
+    (`after_deep`, its output layer starting at zero)."""
 
     def __init__(self, hidden: Sequence[int] = (256, 256), sense: bool = False,
-                 card_head: int = 0, after_head: bool = False) -> None:
+                 card_head: int = 0, after_head: bool = False, after_hidden: int = 0) -> None:
         super().__init__()
         if not hidden or any(h <= 0 for h in hidden):
             raise ValueError(f"hidden sizes must be positive and at least one, got {hidden}")
         if card_head and not sense:
             raise ValueError("the card head reads the card-sense features: it needs sense")
+        if after_hidden and not after_head:
+            raise ValueError("after_hidden widens the after-card head: it needs after_head")
         self.hidden = tuple(int(h) for h in hidden)
         self.sense = bool(sense)
         self.card_head = int(card_head)
@@ -54,6 +58,7 @@ class PolicyNet(nn.Module):
         self.tricks_head = nn.Linear(width, TRICKS_SIZE)
         self.value_head = nn.Linear(width, 1)
         self.after_head = nn.Linear(width, TRICKS_SIZE) if after_head else None
+        self.after_deep = AfterDeep(width, after_hidden) if after_hidden else None
         if self.card_head:
             k = self.card_head
             self.card_query = nn.Linear(width, k)
@@ -106,7 +111,14 @@ class PolicyNet(nn.Module):
         if self.after_head is None:
             raise ValueError("this net has no after-card tricks head")
         h, _ = self.trunk_out(features, mask)
-        return self.possible_tricks(features, self.after_head(h))
+        return self.possible_tricks(features, self.after_logits(h))
+
+    def after_logits(self, h: torch.Tensor) -> torch.Tensor:
+        """The after-card head's logits ``[N, 21]`` from the trunk's last layer ``h``
+        (unmasked; a net with the head)."""
+        assert self.after_head is not None
+        logits: torch.Tensor = self.after_head(h)
+        return logits if self.after_deep is None else logits + self.after_deep(h)
 
     def card_sense(self, features: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """`card_sense.sense` in torch, ``[N, 243]``."""
@@ -145,12 +157,16 @@ class PolicyNet(nn.Module):
         net = cls(tuple(w.shape[1] for w, _ in weights.trunk),
                   sense=weights.trunk[0][0].shape[0] == SENSED_SIZE,
                   card_head=cards.size if cards is not None else 0,
-                  after_head=weights.after is not None)
+                  after_head=weights.after is not None,
+                  after_hidden=weights.after_deep[0][0].shape[1] if weights.after_deep else 0)
         layers = [*net.trunk, net.policy_head, net.tricks_head, net.value_head]
         pairs = [*weights.trunk, weights.policy, weights.tricks, weights.value]
         if net.after_head is not None and weights.after is not None:
             layers.append(net.after_head)
             pairs.append(weights.after)
+        if net.after_deep is not None and weights.after_deep is not None:
+            layers += [net.after_deep.hidden, net.after_deep.out]
+            pairs += list(weights.after_deep)
         if cards is not None:
             layers += [net.card_query, net.card_out]
             pairs += [cards.query, cards.out]
@@ -180,6 +196,24 @@ class PolicyNet(nn.Module):
                                     self.card_embed.detach().numpy().astype(np.float32).copy(),
                                     pair(self.card_out))
         after = pair(self.after_head) if self.after_head is not None else None
+        deep = self.after_deep
         return MlpWeights([pair(layer) for layer in self.trunk],  # type: ignore[arg-type]
                           pair(self.policy_head), pair(self.tricks_head), pair(self.value_head),
-                          cards, after)
+                          cards, after,
+                          (pair(deep.hidden), pair(deep.out)) if deep is not None else None)
+
+
+class AfterDeep(nn.Module):
+    """The after-card head's ReLU layer of ``units`` and its output map, whose logits add to
+    the head's linear ones; the output map starts at zero (the sum starts as the linear head)."""
+
+    def __init__(self, width: int, units: int) -> None:
+        super().__init__()
+        self.hidden = nn.Linear(width, units)
+        self.out = nn.Linear(units, TRICKS_SIZE)
+        nn.init.zeros_(self.out.weight)
+        nn.init.zeros_(self.out.bias)
+
+    def forward(self, h: torch.Tensor) -> torch.Tensor:
+        logits: torch.Tensor = self.out(torch.relu(self.hidden(h)))
+        return logits

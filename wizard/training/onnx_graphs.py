@@ -60,6 +60,8 @@ class MlpWeights:
     value: tuple[Array, Array]
     cards: CardHeadWeights | None = None
     after: tuple[Array, Array] | None = None  # the tricks head after a card (`after_head`)
+    #: its ReLU layer and that layer's output map, added to ``after``'s logits (`after_deep`)
+    after_deep: tuple[tuple[Array, Array], tuple[Array, Array]] | None = None
 
 
 def random_weights(hidden: Sequence[int], *, seed: int, inputs: int = FEATURE_SIZE,
@@ -211,6 +213,12 @@ def mlp_policy(weights: MlpWeights, *, name: str = "mlp_policy") -> onnx.ModelPr
         helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch", 1])]
     if weights.after is not None:
         after_logits = gemm(current, weights.after, "after")
+        if weights.after_deep is not None:
+            hidden = gemm(current, weights.after_deep[0], "after_hidden")
+            nodes.append(helper.make_node("Relu", [hidden], ["after_units"]))
+            deep = gemm("after_units", weights.after_deep[1], "after_deep")
+            nodes.append(helper.make_node("Add", [after_logits, deep], ["after_sum"]))
+            after_logits = "after_sum"
         nodes.append(helper.make_node("Where", ["possible", after_logits, "masked"],
                                       ["possible_after"]))
         nodes.append(helper.make_node("Softmax", ["possible_after"], [AFTER_OUTPUT], axis=-1))
@@ -261,7 +269,9 @@ def weights_from_onnx(path: Path) -> MlpWeights:
         cards = CardHeadWeights(layer("card_query"), arrays["card_reads"], arrays["card_embed"],
                                 layer("card_out"))
     after = layer("after") if "after_w" in arrays else None
-    return MlpWeights(trunk, layer("policy"), layer("tricks"), layer("value"), cards, after)
+    deep = (layer("after_hidden"), layer("after_deep")) if "after_hidden_w" in arrays else None
+    return MlpWeights(trunk, layer("policy"), layer("tricks"), layer("value"), cards, after,
+                      deep)
 
 
 def widen(weights: MlpWeights, hidden: Sequence[int], *, seed: int = 0,

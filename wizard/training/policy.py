@@ -152,15 +152,16 @@ class NetPolicy(Policy):
     def __init__(self, hidden: tuple[int, ...] | list[int] = (256, 256), lr: float = 1e-3,
                  clip: float = 0.2, entropy: float = 0.01, value_weight: float = 0.5,
                  tricks_weight: float = 1.0, seed: int = 0, sense: bool = False,
-                 card_head: int = 0, after_head: bool = False) -> None:
+                 card_head: int = 0, after_head: bool = False, after_hidden: int = 0) -> None:
         torch.manual_seed(seed)
         self.net = PolicyNet(tuple(hidden), sense=sense, card_head=card_head,
-                             after_head=after_head)
+                             after_head=after_head, after_hidden=after_hidden)
         self.hyper: dict[str, Any] = {"hidden": list(self.net.hidden), "lr": lr, "clip": clip,
                                       "entropy": entropy, "value_weight": value_weight,
                                       "tricks_weight": tricks_weight, "seed": seed,
                                       "sense": sense, "card_head": card_head,
-                                      **({"after_head": True} if after_head else {})}
+                                      **({"after_head": True} if after_head else {}),
+                                      **({"after_hidden": after_hidden} if after_hidden else {})}
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=lr)
 
     def config(self) -> dict[str, Any]:

@@ -117,6 +117,8 @@ def register(trainers: Any) -> None:
                             "a seat and round")
     after.add_argument("--opponents", type=lambda text: tuple(text.split(",")),
                        default=("heuristic", "oi"), help="agents of the other seats")
+    after.add_argument("--hidden-units", type=int, default=0, metavar="UNITS",
+                       help="a ReLU layer of this many units beside the linear head (0: none)")
     after.add_argument("--epochs", type=int, default=12)
     after.add_argument("--eval-games", type=int, default=400)
     after.add_argument("--workers", type=int, default=1,
@@ -184,7 +186,7 @@ def run_after_head(args: argparse.Namespace) -> int:
 
     config = AfterHeadConfig(games=args.games, seed=args.seed, card_lookahead=args.card_lookahead,
                              opponents=args.opponents, explore_cards=args.explore_cards,
-                             epochs=args.epochs, eval_games=args.eval_games,
+                             hidden=args.hidden_units, epochs=args.epochs, eval_games=args.eval_games,
                              workers=args.workers)
     return _run("after-head", lambda: train_after_head(
         args.out, config, init=args.init, resume=args.resume,

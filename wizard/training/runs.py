@@ -82,9 +82,9 @@ def load_init(path: Path) -> tuple[Policy, list[dict[str, Any]]]:
     if not (path.is_file() and path.suffix == ".onnx"):
         policy = load_checkpoint(path)
         if isinstance(policy, NetPolicy) and policy.net.after_head is not None:
-            fresh = NetPolicy(**{**policy.config(), "after_head": False})
+            fresh = NetPolicy(**{**policy.config(), "after_head": False, "after_hidden": 0})
             fresh.net.load_state_dict({k: v for k, v in policy.net.state_dict().items()
-                                       if not k.startswith("after_head.")})
+                                       if not k.startswith(("after_head.", "after_deep."))})
             policy = fresh
         return policy, history_of(read_checkpoint(path))
     card_path = path.with_suffix(".json")
@@ -103,7 +103,7 @@ def load_init(path: Path) -> tuple[Policy, list[dict[str, Any]]]:
     except ValueError as exc:
         raise CheckpointError(f"cannot start from {path}: {exc}") from exc
     policy = NetPolicy(hidden=net.hidden, sense=net.sense, card_head=net.card_head)
-    net.after_head = None  # not carried over (see the docstring)
+    net.after_head = net.after_deep = None  # not carried over (see the docstring)
     policy.net.load_state_dict(net.state_dict())
     history = [entry for entry in card.get("training", []) if isinstance(entry, dict)]
     return policy, [*history, {"stage": "exported", "file": str(path),
