@@ -34,6 +34,7 @@ FOURTH_GAMES="${FOURTH_GAMES:-8000}"
 FIFTH_GAMES="${FIFTH_GAMES:-4000}"
 LOOKAHEAD="${LOOKAHEAD:-20}"  # the served cards one card ahead (wizard export --card-lookahead)
 AFTER_LOOKAHEAD="${AFTER_LOOKAHEAD:-10}"  # the same through the fifth stage's head
+AFTER_HIDDEN="${AFTER_HIDDEN:-0}"  # units of the fifth stage's ReLU layer (0: a linear head)
 EVAL_GAMES="${EVAL_GAMES:-2000}"
 WORKERS="${WORKERS:-2}"
 JOBS="${JOBS:-2}"
@@ -75,7 +76,7 @@ if [ "$THIRD_GAMES" -gt 0 ] && [ "$FOURTH_GAMES" -gt 0 ]; then
         [ -f "$OUT/fifth/checkpoint/policy.json" ] && resume=(--resume)
         "$PY" -m wizard train after-head --init "$OUT/fourth/checkpoint" --out "$OUT/fifth" \
             --games "$FIFTH_GAMES" --seed 101 --card-lookahead "$AFTER_LOOKAHEAD" \
-            --workers "$WORKERS" "${resume[@]}"
+            --hidden-units "$AFTER_HIDDEN" --workers "$WORKERS" "${resume[@]}"
         SHIPPED=fifth
         LOOKAHEAD="$AFTER_LOOKAHEAD"
     fi
@@ -104,7 +105,7 @@ evaluate vs_oi model,oi,model,oi "$(( EVAL_GAMES / 2 ))"
 "$PY" -m wizard export "$OUT/$SHIPPED/checkpoint" --out "$OUT/models/default.onnx" \
     --card-lookahead "$LOOKAHEAD" --evaluations "$OUT" --note "shipped_stage=$SHIPPED" --note "recipe=scripts/train_expert.sh \
 (FIRST_GAMES=$FIRST_GAMES SECOND_GAMES=$SECOND_GAMES THIRD_GAMES=$THIRD_GAMES FOURTH_GAMES=$FOURTH_GAMES \
-FIFTH_GAMES=$FIFTH_GAMES)" \
+FIFTH_GAMES=$FIFTH_GAMES AFTER_HIDDEN=$AFTER_HIDDEN)" \
     --note "this_script_run_seconds=$(( $(date +%s) - started ))" \
     --note "machine=2 shared cores, no accelerator"
 if [ "$MODELS" != "$OUT/models" ]; then
