@@ -61,11 +61,11 @@ POLICY_VARIANTS: dict[str, tuple[dict[str, Any], float]] = {
     "polprior": (V3, 0.5),
     "polprior67": (V3, 2.0 / 3.0),
     "polbids": (V3, 0.5),  # the policy's values of the bids only
-    "pol5prior": (V3, 0.5),  # the shipped policy (v5): cards by its after-card head
+    "pol5prior": (V3, 0.5),  # the policy v5: cards by its after-card head
 }
 
 #: the policy file each policy variant reads (the others: the policy v3, as measured first)
-POLICY_FILES = {"pol5prior": "default.onnx"}  # the shipped policy: v5 since 2026-12-04
+POLICY_FILES = {"pol5prior": "default.onnx"}  # v5 when measured (2026-12-04); now v6
 
 
 def settings(name: str) -> tuple[dict[str, Any], float]:

@@ -12,7 +12,9 @@
 #      ahead (LOOKAHEAD), learning rate 1e-4, FOURTH_GAMES games (v4);
 #   5. the fourth stage's net unchanged, with a tricks head of its own for the rows after a
 #      card, fitted on FIFTH_GAMES games (wizard train after-head; 0: none, the recipe of
-#      v4); the cards one card ahead through it at AFTER_LOOKAHEAD (v5, models/default.onnx);
+#      v4), with a ReLU layer of AFTER_HIDDEN units beside its linear map (0: none, the
+#      recipe of v5); the cards one card ahead through it at AFTER_LOOKAHEAD (v6,
+#      models/default.onnx);
 # then export (with the parity check; the model card asks for the cards one card ahead,
 # LOOKAHEAD points per logit, or AFTER_LOOKAHEAD after the fifth stage, wizard/ai/lookahead.py),
 # duplicate evaluations and the card.
@@ -34,7 +36,7 @@ FOURTH_GAMES="${FOURTH_GAMES:-8000}"
 FIFTH_GAMES="${FIFTH_GAMES:-4000}"
 LOOKAHEAD="${LOOKAHEAD:-20}"  # the served cards one card ahead (wizard export --card-lookahead)
 AFTER_LOOKAHEAD="${AFTER_LOOKAHEAD:-10}"  # the same through the fifth stage's head
-AFTER_HIDDEN="${AFTER_HIDDEN:-0}"  # units of the fifth stage's ReLU layer (0: a linear head)
+AFTER_HIDDEN="${AFTER_HIDDEN:-64}"  # units of the fifth stage's ReLU layer (0: linear, v5)
 EVAL_GAMES="${EVAL_GAMES:-2000}"
 WORKERS="${WORKERS:-2}"
 JOBS="${JOBS:-2}"

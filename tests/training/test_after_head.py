@@ -79,3 +79,14 @@ def test_the_fitted_head_changes_only_what_the_lookahead_reads(tmp_path: Path,
     from_file, _ = load_init(exported)
     assert isinstance(from_file, NetPolicy)
     assert from_file.net.after_head is from_file.net.after_deep is None
+
+
+def test_a_negative_layer_size_is_refused_before_anything_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "after"
+    with pytest.raises(SystemExit) as refused:
+        main(["train", "after-head", "--init", "models/default.onnx", "--out", str(out),
+              "--hidden-units", "-3"])
+    assert refused.value.code == 2
+    assert "units must be a whole number, 0 (none) or more" in capsys.readouterr().err
+    assert not out.exists()

@@ -51,6 +51,26 @@ def points_per_logit(text: str) -> float:
     return value
 
 
+def units(text: str) -> int:
+    """An argparse type: a layer's number of units, 0 (no layer) or more.
+
+    >>> units("64")
+    64
+    >>> units("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: units must be a whole number, 0 (none) or more, like 64, got '-1'
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"units must be a whole number, 0 (none) or more, "
+                                         f"like 64, got {text!r}")
+    return value
+
+
 def command_line(default: str) -> str:
     """The command that runs now, for a run's history (``default`` when not ``wizard train``)."""
     if sys.argv[1:2] != ["train"]:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .cli_args import command_line, int_list, points_per_logit
+from .cli_args import command_line, int_list, points_per_logit, units
 
 _hidden = int_list("hidden sizes", "256,256", 1)
 
@@ -58,7 +58,7 @@ def register(trainers: Any) -> None:
                          help="weigh each card row by 1 + this x the spread of the teacher's "
                               "(or labeller's) values / 10 points: costly choices count more "
                               "(needs action_scores: oi, search)")
-    imitate.add_argument("--card-head", type=int, default=0, metavar="UNITS",
+    imitate.add_argument("--card-head", type=units, default=0, metavar="UNITS",
                          help="a card head of this many units a card (e.g. 64): one small "
                               "network shared by the 60 cards scores each card to play; added "
                               "to an --init net with zero output, the same function to start "
@@ -117,7 +117,7 @@ def register(trainers: Any) -> None:
                             "a seat and round")
     after.add_argument("--opponents", type=lambda text: tuple(text.split(",")),
                        default=("heuristic", "oi"), help="agents of the other seats")
-    after.add_argument("--hidden-units", type=int, default=0, metavar="UNITS",
+    after.add_argument("--hidden-units", type=units, default=0, metavar="UNITS",
                        help="a ReLU layer of this many units beside the linear head (0: none)")
     after.add_argument("--epochs", type=int, default=12)
     after.add_argument("--eval-games", type=int, default=400)
@@ -186,8 +186,8 @@ def run_after_head(args: argparse.Namespace) -> int:
 
     config = AfterHeadConfig(games=args.games, seed=args.seed, card_lookahead=args.card_lookahead,
                              opponents=args.opponents, explore_cards=args.explore_cards,
-                             hidden=args.hidden_units, epochs=args.epochs, eval_games=args.eval_games,
-                             workers=args.workers)
+                             hidden=args.hidden_units, epochs=args.epochs,
+                             eval_games=args.eval_games, workers=args.workers)
     return _run("after-head", lambda: train_after_head(
         args.out, config, init=args.init, resume=args.resume,
         command=command_line("wizard train after-head"), progress=not args.quiet))

@@ -70,7 +70,7 @@ BOT_VERSION = 5
 #: The policy file (``models/<name>.onnx``) of hard bots up to a version; newer ones play
 #: `HARD_POLICY`. A new policy for hard keeps the old file and adds a line here.
 OLDER_POLICIES: tuple[tuple[int, str], ...] = ((3, "default-v1"), (4, "default-v2"))
-#: The shipped policy, the ``model`` agent (``models/default.onnx``: v5 since 2026-12-04,
+#: The shipped policy, the ``model`` agent (``models/default.onnx``: v6 since 2026-12-04,
 #: v4's net with a tricks head of its own after a card; hard does not read that head).
 DEFAULT_POLICY = "default"
 #: What hard bots of version 5 play: the policy v3, not v4. With v4's cards (by
