@@ -50,6 +50,8 @@ VARIANTS: dict[str, tuple[dict[str, Any], float]] = {
     "plays1o8": ({**V3, "plays": 0.1}, 0.5),
     "plays3o8w64": ({**V3, "worlds": 64}, 0.5),
     "plays3o8p65": (V3, 0.65),
+    "plays3o8p80": (V3, 0.8),
+    "plays3o8p90": (V3, 0.9),
     "plays3o8p35": (V3, 0.35),
     "plays3o8p20": (V3, 0.2),
 }

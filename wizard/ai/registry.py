@@ -15,7 +15,14 @@ from .agents import Agent, HeuristicAgent, ModelAgent, RandomAgent
 from .levels.agent import LevelAgent
 from .oi import make_oi_agent
 from .policy import OnnxPolicy, models_dir
-from .search import DEFAULT_BUDGET, PRIOR_WEIGHT, Budget, SearchAgent, master_budget
+from .search import (
+    DEFAULT_BUDGET,
+    EARLIER_PRIOR_WEIGHT,
+    PRIOR_WEIGHT,
+    Budget,
+    SearchAgent,
+    master_budget,
+)
 from .search.prior import master_prior
 
 AgentFactory = Callable[..., Agent]
@@ -70,6 +77,17 @@ def _make_search_v2(seed: int | None = None, **_: object) -> Agent:
     return agent
 
 
+def _make_search_v3(seed: int | None = None, **_: object) -> Agent:
+    """The master of version 3 (bot versions 3-5: OI's values at weight 0.5), kept to
+    measure against."""
+    prior = master_prior()
+    agent = SearchAgent(DEFAULT_BUDGET, seed=seed, prior=prior,
+                        prior_weight=EARLIER_PRIOR_WEIGHT,
+                        bid_model=prior.overall if prior else None)
+    agent.name = "search-v3"
+    return agent
+
+
 def _make_level(level: str) -> AgentFactory:
     def factory(seed: int | None = None, **_: object) -> Agent:
         # a level's brain may be any registered agent (`wizard.ai.levels.settings.BRAINS`)
@@ -89,6 +107,7 @@ _REGISTRY: dict[str, AgentFactory] = {
     "search": _make_search,
     "search-v1": _make_search_v1,
     "search-v2": _make_search_v2,
+    "search-v3": _make_search_v3,
     **{f"bot:{level}": _make_level(level) for level in ("easy", "medium", "hard", "master")},
     "oi": _make_oi,
 }
@@ -106,11 +125,11 @@ def agent_names() -> list[str]:
 def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
     """Build an agent by name: random, heuristic, model, oi, search, ``bot:<level>``.
 
-    ``search`` is the determinized search bot, master v3 (its worlds weighted by
-    the other seats' bids and card plays; ``search-v1``: uniform worlds, and
-    ``search-v2``: weighted by the bids only, the masters before, kept to measure
-    against) (options ``worlds``,
-    default 32, and ``prior_weight``, default 0.5: its values averaged with
+    ``search`` is the determinized search bot, master v4 (its worlds weighted by
+    the other seats' bids and card plays, OI's values at weight 0.8; ``search-v1``:
+    uniform worlds, ``search-v2``: weighted by the bids only, and ``search-v3``: OI at
+    0.5, the masters before, kept to measure against) (options ``worlds``,
+    default 32, and ``prior_weight``, default 0.8: its values averaged with
     OI's, `wizard.ai.search.prior`; 0 or missing OI networks: the plain search);
     ``bot:easy`` … ``bot:master`` play a bot level as the server does (a
     strength drawn per game from the seed, see `wizard.ai.levels`).

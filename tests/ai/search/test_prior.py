@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import pytest
 
+from wizard.ai.agents import HeuristicAgent
 from wizard.ai.levels import BotLevel, BotSettings
 from wizard.ai.levels.agent import LevelAgent
+from wizard.ai.levels.strength import move_draw
 from wizard.ai.oi import OIAgent
 from wizard.ai.registry import make_agent
-from wizard.ai.search import Budget, SearchAgent, action_values, blend
+from wizard.ai.search import (
+    Budget,
+    SearchAgent,
+    action_values,
+    blend,
+    master_budget,
+    master_prior_weight,
+    pick,
+)
 from wizard.ai.search.prior import blended_values, load_prior
 from wizard.engine import ACTIONS_BY_INDEX, GameOptions, Observation, Phase, action_index
 
@@ -90,3 +100,33 @@ def test_bad_prior_settings_are_refused() -> None:
 
 def test_without_the_networks_the_master_is_the_plain_search(tmp_path: object) -> None:
     assert load_prior(str(tmp_path)) is None
+
+
+def test_a_master_bot_weighs_oi_as_its_version_says(prior: OIAgent) -> None:
+    # bot version 6 weighs OI's values 0.8, a master stored before it 0.5: each bot plays
+    # its own blend's choice, and on some positions the two choices differ
+    assert (master_prior_weight(5), master_prior_weight(6)) == (0.5, 0.8)
+    heuristic = HeuristicAgent()
+    apart = 0
+    for seed in range(100):
+        game = random_position(seed, 4, (seed * 37) % 300, GameOptions())
+        player = game.current_player
+        if game.is_finished or player is None or len(game.legal_actions()) < 2:
+            continue
+        obs = game.observation(player)
+        draw = move_draw(100, 3, seed, len(obs.legal_actions), varies=True)
+        if draw.random_pick >= 0:
+            continue
+        search = action_values(obs, master_budget(draw.worlds, 6), 3, prior.overall)
+        scores = prior.action_scores(obs)
+        preferred = action_index(heuristic.act(obs))
+        chosen = {version: pick(blend(search, scores, master_prior_weight(version)), preferred,
+                                draw.value_temperature, draw.uniform) for version in (5, 6)}
+        if chosen[5] == chosen[6]:
+            continue
+        apart += 1
+        for version, action in chosen.items():
+            bot = BotSettings(BotLevel.MASTER, 100, seed=3, version=version)
+            played, _ = LevelAgent("master").act_as_bot(obs, bot, seed)
+            assert action_index(played) == action
+    assert apart >= 3

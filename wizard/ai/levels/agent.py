@@ -18,8 +18,9 @@ One decision of a bot with `BotSettings` ``bot`` at move ``move_number``:
    - ``search`` (master; hard without a model): `wizard.ai.search` with the
      strength's worlds, its values sampled at the value temperature; master's
      values are first averaged with OI's (`wizard.ai.search.prior`; the plain search
-     when the OI networks cannot be loaded), and from bot version 2 its worlds are
-     weighted by the other seats' bids (`master_budget`);
+     when the OI networks cannot be loaded; OI's weight 0.5, from bot version 6 0.8:
+     `master_prior_weight`), and from bot version 2 its worlds are weighted by the other
+     seats' bids (`master_budget`);
    - ``model`` (hard when ``models/default-v3.onnx``, `HARD_POLICY`, exists): the
      learned policy of the bot's version (`policy_for`: ``models/default-v1.onnx`` up
      to version 3),
@@ -51,7 +52,7 @@ from ..agents.heuristic import expected_tricks
 from ..encoding import ActionSpace, encode_observation
 from ..oi import OIAgent, make_oi_agent
 from ..policy import OnnxPolicy, PolicyError, models_dir
-from ..search import Budget, action_values, master_budget, pick
+from ..search import Budget, action_values, master_budget, master_prior_weight, pick
 from ..search.prior import blended_values, load_prior
 from .settings import BRAINS, HARD_POLICY, BotLevel, BotSettings, policy_for
 from .strength import POLICY_BRAIN, MoveDraw, choose_rows, move_draw, varies_per_move
@@ -154,7 +155,8 @@ class LevelAgent(Agent):
         if brain == "search":
             if self.level is BotLevel.MASTER:
                 values = blended_values(observation, master_budget(draw.worlds, bot.version),
-                                        bot.seed, self._master_prior())
+                                        bot.seed, self._master_prior(),
+                                        master_prior_weight(bot.version))
             else:
                 values = action_values(observation, Budget(worlds=draw.worlds), seed=bot.seed)
             chosen = pick(values, preferred, draw.value_temperature, draw.uniform)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .pimc import (
     DEFAULT_BUDGET,
+    EARLIER_PRIOR_WEIGHT,
     PRIOR_WEIGHT,
     BidValue,
     Budget,
@@ -23,11 +24,13 @@ from .pimc import (
     blend,
     card_values,
     master_budget,
+    master_prior_weight,
     pick,
     trump_values,
 )
 from .prior import blended_values, load_prior, master_prior
 
-__all__ = ["DEFAULT_BUDGET", "PRIOR_WEIGHT", "BidValue", "Budget", "Scorer", "SearchAgent",
-           "action_values", "bid_values", "blend", "blended_values", "card_values",
-           "load_prior", "master_budget", "master_prior", "pick", "trump_values"]
+__all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "PRIOR_WEIGHT", "BidValue", "Budget",
+           "Scorer", "SearchAgent", "action_values", "bid_values", "blend", "blended_values",
+           "card_values", "load_prior", "master_budget", "master_prior", "master_prior_weight",
+           "pick", "trump_values"]

@@ -59,8 +59,11 @@ from .worlds import sample_worlds
 
 PLAY_BASE = 21
 TRUMP_BASE = 81
-#: the weight of a prior's estimate in `blend` (0: the plain search, 1: the prior alone)
-PRIOR_WEIGHT = 0.5
+#: the weight of a prior's estimate in `blend` (0: the plain search, 1: the prior alone):
+#: master's from bot version 6 (docs/measurements/ai.md#masters-prior-weight-against-oi)
+PRIOR_WEIGHT = 0.8
+#: master's weight up to bot version 5
+EARLIER_PRIOR_WEIGHT = 0.5
 
 
 class Scorer(Protocol):
@@ -128,6 +131,16 @@ def master_budget(worlds: int, version: int) -> Budget:
 
 #: the master's search: 32 worlds weighted by the other seats' bids and plays (version 3)
 DEFAULT_BUDGET = master_budget(32, 3)
+
+
+def master_prior_weight(version: int) -> float:
+    """The weight of OI's values in a master bot's of ``version`` (`BotSettings.version`):
+    `EARLIER_PRIOR_WEIGHT` up to 5, `PRIOR_WEIGHT` from 6.
+
+    >>> master_prior_weight(5), master_prior_weight(6)
+    (0.5, 0.8)
+    """
+    return EARLIER_PRIOR_WEIGHT if version <= 5 else PRIOR_WEIGHT
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,6 +360,6 @@ class SearchAgent(Agent):
         return ACTIONS_BY_INDEX[pick(values, preferred)]
 
 
-__all__ = ["DEFAULT_BUDGET", "PRIOR_WEIGHT", "BidValue", "Budget", "Scorer", "SearchAgent",
-           "action_values", "bid_values", "blend", "card_values", "master_budget", "pick",
-           "trump_values"]
+__all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "PRIOR_WEIGHT", "BidValue", "Budget",
+           "Scorer", "SearchAgent", "action_values", "bid_values", "blend", "card_values",
+           "master_budget", "master_prior_weight", "pick", "trump_values"]
