@@ -7,7 +7,8 @@ such a state, so the tricks head, trained on decision rows, reads them badly
 training it on them as well costs the bids it also serves
 (docs/measurements/ai.md). This stage leaves every weight of the net as it is
 and fits a second linear head on the trunk's last hidden layer, for those rows
-only; the exported file gains the output ``after_tricks``, which the lookahead
+only (with ``hidden`` > 0 a ReLU layer of that many units beside it: the policy
+v6's 64); the exported file gains the output ``after_tricks``, which the lookahead
 reads instead of ``tricks`` (`wizard.ai.policy.OnnxPolicy.logits`). Bids, card
 probabilities and the value are unchanged to the bit.
 
