@@ -67,25 +67,19 @@ def _make_search_v1(seed: int | None = None, **_: object) -> Agent:
     return agent
 
 
-def _make_search_v2(seed: int | None = None, **_: object) -> Agent:
-    """The master of version 2 (worlds weighted by the bids only), kept to measure against."""
-    prior = master_prior()
-    agent = SearchAgent(master_budget(32, 2), seed=seed, prior=prior,
-                        prior_weight=SEARCH_V1_PRIOR_WEIGHT,
-                        bid_model=prior.overall if prior else None)
-    agent.name = "search-v2"
-    return agent
+def _earlier_master(name: str, budget: Budget) -> AgentFactory:
+    """A master before the current one, with OI's values at weight 0.5, kept to measure
+    against: ``search-v2`` (worlds weighted by the bids only) and ``search-v3`` (by the bids
+    and card plays; bot versions 3-5)."""
 
+    def factory(seed: int | None = None, **_: object) -> Agent:
+        prior = master_prior()
+        agent = SearchAgent(budget, seed=seed, prior=prior, prior_weight=EARLIER_PRIOR_WEIGHT,
+                            bid_model=prior.overall if prior else None)
+        agent.name = name
+        return agent
 
-def _make_search_v3(seed: int | None = None, **_: object) -> Agent:
-    """The master of version 3 (bot versions 3-5: OI's values at weight 0.5), kept to
-    measure against."""
-    prior = master_prior()
-    agent = SearchAgent(DEFAULT_BUDGET, seed=seed, prior=prior,
-                        prior_weight=EARLIER_PRIOR_WEIGHT,
-                        bid_model=prior.overall if prior else None)
-    agent.name = "search-v3"
-    return agent
+    return factory
 
 
 def _make_level(level: str) -> AgentFactory:
@@ -106,8 +100,8 @@ _REGISTRY: dict[str, AgentFactory] = {
     "model": _make_model,
     "search": _make_search,
     "search-v1": _make_search_v1,
-    "search-v2": _make_search_v2,
-    "search-v3": _make_search_v3,
+    "search-v2": _earlier_master("search-v2", master_budget(32, 2)),
+    "search-v3": _earlier_master("search-v3", DEFAULT_BUDGET),
     **{f"bot:{level}": _make_level(level) for level in ("easy", "medium", "hard", "master")},
     "oi": _make_oi,
 }
