@@ -30,7 +30,8 @@ export class ChatPanel {
     if (!text) return;
     try {
       await this.ctx.socket.request({type: "chat", table_id: this.tableId, text});
-      this.input.value = "";
+      // the next line may already be typed while this one was on its way: keep it
+      if (this.input.value.trim() === text) this.input.value = "";
     } catch (err) {
       toast(err.code === "rate_limited" ? t("chat.slowDown") : errorText(err), "error");
     }

@@ -90,6 +90,23 @@ def test_the_same_toast_is_shown_once(open_page: Callable[..., Page]) -> None:
     assert page.evaluate("() => window.__most") == 1
 
 
+def test_a_line_typed_while_the_last_one_is_on_its_way_is_kept(
+        open_page: Callable[..., Page]) -> None:
+    page = open_page("Ola")
+    create_table(page, players=3)
+    # a slow network: every answer of the server reaches the page half a second late
+    page.evaluate("""() => { const socket = window.__wizard.socket;
+      const receive = socket._receive.bind(socket);
+      socket._receive = (message) => setTimeout(() => receive(message), 500); }""")
+    page.fill("#chat-input", "first line")
+    page.press("#chat-input", "Enter")
+    page.fill("#chat-input", "second line, still being typed")
+    expect(page.locator(".chat-lines")).to_contain_text("first line")
+    page.wait_for_function("() => window.__wizard.socket.pending.size === 0")
+    # the first line's answer cleared the box only of what it sent, not of what came after
+    expect(page.locator("#chat-input")).to_have_value("second line, still being typed")
+
+
 def test_a_name_of_only_spaces_says_why_it_is_refused(open_page: Callable[..., Page]) -> None:
     page = open_page()
     page.fill("#name-input", "    ")
