@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Iterator
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 
 import pytest
@@ -55,6 +57,8 @@ class Pages:
     server: Server
     contexts: list[BrowserContext] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    #: the last console lines of every page (any type), shown when a test fails
+    console: deque[str] = field(default_factory=lambda: deque(maxlen=40))
 
     def __call__(self, name: str | None = None, *, path: str = "/", trick_show_ms: int | None = 0,
                  viewport: tuple[int, int] = (1280, 860), config: dict[str, object] | None = None,
@@ -90,6 +94,7 @@ class Pages:
         label = f"page {len(self.contexts)}"
 
         def console(message: ConsoleMessage) -> None:
+            self.console.append(f"{time.monotonic():.3f} {label} {message.type}: {message.text}")
             if message.type != "error":
                 return
             where = message.location.get("url", "")
@@ -107,19 +112,58 @@ class Pages:
         errors, self.errors = self.errors[:], []
         assert not errors, "console errors:\n" + "\n".join(errors)
 
+    def describe(self) -> str:
+        """What each open page showed, and the last console lines: printed for a failed test,
+        so that a failure seen once (a wait that ran out) says what the page was doing."""
+        lines = [f"at {time.monotonic():.3f}"]
+        for number, context in enumerate(self.contexts, 1):
+            for page in context.pages:
+                try:
+                    state = page.evaluate(PAGE_STATE)
+                except Exception as exc:  # a closed or crashed page says why instead
+                    state = f"(unreadable: {exc})"
+                lines.append(f"page {number}: {state}")
+        return "\n".join([*lines, "console:", *self.console])
+
     def close(self) -> None:
         for context in self.contexts:
             context.close()
         self.contexts.clear()
 
 
+#: what `Pages.describe` reads from a page: where it is, its connection, dialogs, toasts, text
+PAGE_STATE = """() => JSON.stringify({
+  url: location.href, conn: document.getElementById("conn")?.dataset.state,
+  focus: document.activeElement?.id || document.activeElement?.tagName,
+  dialogs: [...document.querySelectorAll("dialog[open]")].map((d) => d.innerText.slice(0, 600)),
+  toasts: document.getElementById("toasts")?.innerText,
+  pending: window.__wizard?.socket?.pending?.size,
+  main: document.querySelector("main")?.innerText.slice(0, 600)})"""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
+                              ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.when == "call":
+        item.stash[FAILED] = report.failed
+    return report
+
+
+FAILED = pytest.StashKey[bool]()
+
+
 @pytest.fixture
-def open_page(browser: Browser, server: Server) -> Iterator[Callable[..., Page]]:
-    """``open_page("Ada")``: a page with its own context; console errors fail the test."""
+def open_page(request: pytest.FixtureRequest, browser: Browser,
+              server: Server) -> Iterator[Callable[..., Page]]:
+    """``open_page("Ada")``: a page with its own context; console errors fail the test.
+    A failed test prints what its pages showed (`Pages.describe`)."""
     pages = Pages(browser, server)
     try:
         yield pages
     finally:
+        if request.node.stash.get(FAILED, False):
+            print(pages.describe())
         pages.close()
     pages.assert_clean()
 
