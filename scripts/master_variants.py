@@ -28,6 +28,7 @@ from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
 from wizard.ai.registry import register_agent
 from wizard.ai.search import Budget, SearchAgent
 from wizard.ai.search.prior import master_prior
+from wizard.ai.search.table import TableWeight
 from wizard.engine import PLAY_BASE, Bid, Observation, Phase, PlayCard
 
 #: master v3's budget (`master_budget(32, 3)`): the variants below start from it
@@ -70,8 +71,43 @@ POLICY_VARIANTS: dict[str, tuple[dict[str, Any], float]] = {
 POLICY_FILES = {"pol5prior": "default.onnx"}  # v5 when measured (2026-12-04); now v6
 
 
-def settings(name: str) -> tuple[dict[str, Any], float]:
+#: name -> (Budget keyword arguments, prior weight of the bids, prior weight of the cards)
+PHASE_VARIANTS: dict[str, tuple[dict[str, Any], float, float]] = {
+    "bids80cards50": (V3, 0.8, 0.5),
+    "bids50cards80": (V3, 0.5, 0.8),
+}
+
+
+#: name -> (Budget keyword arguments, the prior's weight read from the table)
+TABLE_VARIANTS: dict[str, tuple[dict[str, Any], TableWeight]] = {
+    "table": (V3, TableWeight(0.5, 0.8, prior=0.5)),
+    "table_p2": (V3, TableWeight(0.5, 0.8, prior=0.2)),
+    "table_p8": (V3, TableWeight(0.5, 0.8, prior=0.8)),
+}
+
+
+def settings(name: str) -> tuple[dict[str, Any], Any]:
+    if name in TABLE_VARIANTS:
+        budget, table = TABLE_VARIANTS[name]
+        return budget, asdict(table)
+    if name in PHASE_VARIANTS:
+        budget, bids, _ = PHASE_VARIANTS[name]
+        return budget, bids
     return VARIANTS[name] if name in VARIANTS else POLICY_VARIANTS[name]
+
+
+class PhaseWeightAgent(SearchAgent):
+    """A master whose prior weight depends on the phase: one for bids (and the trump), one
+    for cards."""
+
+    def __init__(self, *args: Any, card_weight: float, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bid_weight, self.card_weight = self.prior_weight, card_weight
+
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        playing = observation.phase is Phase.PLAYING
+        self.prior_weight = self.card_weight if playing else self.bid_weight
+        return super().action_scores(observation)
 
 
 class PolicyScorer:
@@ -134,6 +170,18 @@ def register(name: str) -> str:
                                 bid_model=prior.overall if prior is not None else None)
             agent.name = agent_name
             return agent
+        if name in TABLE_VARIANTS:
+            agent = SearchAgent(Budget(**budget_args), seed=seed, prior=prior,
+                                prior_weight=TABLE_VARIANTS[name][1],
+                                bid_model=prior.overall if prior is not None else None)
+            agent.name = agent_name
+            return agent
+        if name in PHASE_VARIANTS:
+            agent = PhaseWeightAgent(Budget(**budget_args), seed=seed, prior=prior,
+                                     prior_weight=weight, card_weight=PHASE_VARIANTS[name][2],
+                                     bid_model=prior.overall if prior is not None else None)
+            agent.name = agent_name
+            return agent
         agent = SearchAgent(Budget(**budget_args), seed=seed, prior=prior, prior_weight=weight,
                             bid_model=prior.overall if prior is not None else None)
         agent.name = agent_name
@@ -146,7 +194,8 @@ def register(name: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", required=True, help="comma-separated: "
-                        f"{', '.join([*VARIANTS, *POLICY_VARIANTS])}")
+                        + ", ".join([*VARIANTS, *POLICY_VARIANTS, *PHASE_VARIANTS,
+                                     *TABLE_VARIANTS]))
     parser.add_argument("--against", default="search-v1")
     parser.add_argument("--table", default=None,
                         help="instead of head to head: the variant at a table of these agents, "

@@ -62,7 +62,7 @@ from wizard.engine import (
 from .oi import OIAgent
 from .search import (
     DEFAULT_BUDGET,
-    PRIOR_WEIGHT,
+    TABLE_PRIOR_WEIGHT,
     Budget,
     Scorer,
     bid_values,
@@ -70,6 +70,7 @@ from .search import (
     card_values,
     trump_values,
 )
+from .search.table import weight_at
 
 #: the seed of the analysis' worlds (with the position: see `wizard.ai.search`)
 ANALYSIS_SEED = 0
@@ -234,9 +235,12 @@ def analyse_decision(observation: Observation, action: Action, budget: AnalysisB
     scores = prior.action_scores(observation) if prior is not None and len(
         observation.legal_actions) > 1 else None
     bid_model = prior.overall if isinstance(prior, OIAgent) else None  # weighs the worlds
+    # the weight master reads from the table (bot version 7): the others' plays say how far
+    # the search's heuristic rollouts model them
+    weight = weight_at(TABLE_PRIOR_WEIGHT, observation, ANALYSIS_SEED)
 
     def valued(values: dict[int, float]) -> dict[int, float]:
-        return values if scores is None else blend(values, scores, PRIOR_WEIGHT)
+        return values if scores is None else blend(values, scores, weight)
 
     if isinstance(action, Bid):
         search = budget.search(bids=True)

@@ -19,7 +19,9 @@ from .search import (
     DEFAULT_BUDGET,
     EARLIER_PRIOR_WEIGHT,
     PRIOR_WEIGHT,
+    TABLE_PRIOR_WEIGHT,
     Budget,
+    PriorWeight,
     SearchAgent,
     master_budget,
 )
@@ -44,13 +46,16 @@ def _make_search(seed: int | None = None, **options: object) -> Agent:
     worlds = options.get("worlds")
     if worlds is not None and type(worlds) is not int:
         raise ValueError(f"worlds must be an integer, got {worlds!r}")
-    weight = options.get("prior_weight", PRIOR_WEIGHT)
-    if not isinstance(weight, int | float) or isinstance(weight, bool):
-        raise ValueError(f"prior_weight must be a number, got {weight!r}")
+    weight: PriorWeight = TABLE_PRIOR_WEIGHT  # read from the table unless a number is given
+    if "prior_weight" in options:
+        number = options["prior_weight"]
+        if not isinstance(number, int | float) or isinstance(number, bool):
+            raise ValueError(f"prior_weight must be a number, got {number!r}")
+        weight = float(number)
     budget = DEFAULT_BUDGET if worlds is None else dataclasses.replace(DEFAULT_BUDGET,
                                                                        worlds=worlds)
     prior = master_prior() if weight else None  # loaded once per process, not per agent
-    return SearchAgent(budget, seed=seed, prior=prior, prior_weight=float(weight),
+    return SearchAgent(budget, seed=seed, prior=prior, prior_weight=weight,
                        bid_model=prior.overall if prior else None)
 
 
@@ -67,14 +72,15 @@ def _make_search_v1(seed: int | None = None, **_: object) -> Agent:
     return agent
 
 
-def _earlier_master(name: str, budget: Budget) -> AgentFactory:
-    """A master before the current one, with OI's values at weight 0.5, kept to measure
-    against: ``search-v2`` (worlds weighted by the bids only) and ``search-v3`` (by the bids
-    and card plays; bot versions 3-5)."""
+def _earlier_master(name: str, budget: Budget, weight: float = EARLIER_PRIOR_WEIGHT
+                    ) -> AgentFactory:
+    """A master before the current one, kept to measure against: ``search-v2`` (worlds
+    weighted by the bids only, OI's values at 0.5), ``search-v3`` (by the bids and card
+    plays; bot versions 3-5) and ``search-v4`` (OI's values at 0.8; bot version 6)."""
 
     def factory(seed: int | None = None, **_: object) -> Agent:
         prior = master_prior()
-        agent = SearchAgent(budget, seed=seed, prior=prior, prior_weight=EARLIER_PRIOR_WEIGHT,
+        agent = SearchAgent(budget, seed=seed, prior=prior, prior_weight=weight,
                             bid_model=prior.overall if prior else None)
         agent.name = name
         return agent
@@ -102,6 +108,7 @@ _REGISTRY: dict[str, AgentFactory] = {
     "search-v1": _make_search_v1,
     "search-v2": _earlier_master("search-v2", master_budget(32, 2)),
     "search-v3": _earlier_master("search-v3", DEFAULT_BUDGET),
+    "search-v4": _earlier_master("search-v4", DEFAULT_BUDGET, PRIOR_WEIGHT),
     **{f"bot:{level}": _make_level(level) for level in ("easy", "medium", "hard", "master")},
     "oi": _make_oi,
 }
@@ -119,12 +126,14 @@ def agent_names() -> list[str]:
 def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
     """Build an agent by name: random, heuristic, model, oi, search, ``bot:<level>``.
 
-    ``search`` is the determinized search bot, master v4 (its worlds weighted by
-    the other seats' bids and card plays, OI's values at weight 0.8; ``search-v1``:
-    uniform worlds, ``search-v2``: weighted by the bids only, and ``search-v3``: OI at
-    0.5, the masters before, kept to measure against) (options ``worlds``,
-    default 32, and ``prior_weight``, default 0.8: its values averaged with
-    OI's, `wizard.ai.search.prior`; 0 or missing OI networks: the plain search);
+    ``search`` is the determinized search bot, master v5 (its worlds weighted by
+    the other seats' bids and card plays, OI's values at a weight read from the
+    table, `wizard.ai.search.table`; ``search-v1``: uniform worlds, ``search-v2``:
+    weighted by the bids only, ``search-v3``: OI at 0.5, ``search-v4``: OI at 0.8,
+    the masters before, kept to measure against) (options ``worlds``, default 32,
+    and ``prior_weight``, a fixed weight instead of the table's: its values
+    averaged with OI's, `wizard.ai.search.prior`; 0 or missing OI networks: the
+    plain search);
     ``bot:easy`` … ``bot:master`` play a bot level as the server does (a
     strength drawn per game from the seed, see `wizard.ai.levels`).
 

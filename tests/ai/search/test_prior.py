@@ -11,6 +11,7 @@ from wizard.ai.levels.strength import move_draw
 from wizard.ai.oi import OIAgent
 from wizard.ai.registry import make_agent
 from wizard.ai.search import (
+    TABLE_PRIOR_WEIGHT,
     Budget,
     SearchAgent,
     action_values,
@@ -20,6 +21,7 @@ from wizard.ai.search import (
     pick,
 )
 from wizard.ai.search.prior import blended_values, load_prior
+from wizard.ai.search.table import weight_at
 from wizard.engine import ACTIONS_BY_INDEX, GameOptions, Observation, Phase, action_index
 
 from .test_rollout import random_position
@@ -98,14 +100,23 @@ def test_bad_prior_settings_are_refused() -> None:
     assert make_agent("search", prior_weight=0).prior is None  # type: ignore[attr-defined]
 
 
+def test_the_search_reads_its_weight_from_the_table_unless_given_one() -> None:
+    assert make_agent("search").prior_weight == TABLE_PRIOR_WEIGHT  # type: ignore[attr-defined]
+    assert make_agent("search", prior_weight=0.8).prior_weight == 0.8  # type: ignore[attr-defined]
+    assert make_agent("search-v4").prior_weight == 0.8  # type: ignore[attr-defined]
+    assert make_agent("search-v3").prior_weight == 0.5  # type: ignore[attr-defined]
+
+
 def test_without_the_networks_the_master_is_the_plain_search(tmp_path: object) -> None:
     assert load_prior(str(tmp_path)) is None
 
 
 def test_a_master_bot_weighs_oi_as_its_version_says(prior: OIAgent) -> None:
-    # bot version 6 weighs OI's values 0.8, a master stored before it 0.5: each bot plays
-    # its own blend's choice, and on some positions the two choices differ
+    # bot version 7 reads OI's weight from the table, version 6 weighs it 0.8, a master
+    # stored before it 0.5: each bot plays its own blend's choice, and on some positions
+    # the choices differ
     assert (master_prior_weight(5), master_prior_weight(6)) == (0.5, 0.8)
+    assert master_prior_weight(7) == TABLE_PRIOR_WEIGHT
     heuristic = HeuristicAgent()
     apart = 0
     for seed in range(100):
@@ -120,9 +131,11 @@ def test_a_master_bot_weighs_oi_as_its_version_says(prior: OIAgent) -> None:
         search = action_values(obs, master_budget(draw.worlds, 6), 3, prior.overall)
         scores = prior.action_scores(obs)
         preferred = action_index(heuristic.act(obs))
-        chosen = {version: pick(blend(search, scores, master_prior_weight(version)), preferred,
-                                draw.value_temperature, draw.uniform) for version in (5, 6)}
-        if chosen[5] == chosen[6]:
+        chosen = {version: pick(blend(search, scores,
+                                      weight_at(master_prior_weight(version), obs, 3)),
+                                preferred, draw.value_temperature, draw.uniform)
+                  for version in (5, 6, 7)}
+        if len(set(chosen.values())) == 1:
             continue
         apart += 1
         for version, action in chosen.items():

@@ -6,7 +6,8 @@
 - `prior`: OI's values, blended with the searched ones for the master;
 - `inference`: worlds weighted by how well they explain the other seats' bids
   (and, with `Evidence`, their card plays: `plays`);
-- `plays`: the likelihood of the other seats' card plays under the heuristic.
+- `plays`: the likelihood of the other seats' card plays under the heuristic;
+- `table`: how much the master trusts OI over its search, read from how the others play.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .pimc import (
     DEFAULT_BUDGET,
     EARLIER_PRIOR_WEIGHT,
     PRIOR_WEIGHT,
+    TABLE_PRIOR_WEIGHT,
     BidValue,
     Budget,
     Scorer,
@@ -29,8 +31,9 @@ from .pimc import (
     trump_values,
 )
 from .prior import blended_values, load_prior, master_prior
+from .table import PriorWeight, TableWeight
 
-__all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "PRIOR_WEIGHT", "BidValue", "Budget",
-           "Scorer", "SearchAgent", "action_values", "bid_values", "blend", "blended_values",
-           "card_values", "load_prior", "master_budget", "master_prior", "master_prior_weight",
-           "pick", "trump_values"]
+__all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "PRIOR_WEIGHT", "TABLE_PRIOR_WEIGHT",
+           "BidValue", "Budget", "PriorWeight", "Scorer", "SearchAgent", "TableWeight",
+           "action_values", "bid_values", "blend", "blended_values", "card_values", "load_prior",
+           "master_budget", "master_prior", "master_prior_weight", "pick", "trump_values"]

@@ -55,6 +55,7 @@ from ..oi.agent import ProbabilityNet
 from .inference import BID_TEMPERATURE, MIN_ESS, BidInference, Evidence
 from .plays import PLAY_ERROR, PlayInference
 from .rollout import finish_round, rollout_score
+from .table import PriorWeight, TableWeight, weight_at
 from .worlds import sample_worlds
 
 PLAY_BASE = 21
@@ -64,6 +65,10 @@ TRUMP_BASE = 81
 PRIOR_WEIGHT = 0.8
 #: master's weight up to bot version 5
 EARLIER_PRIOR_WEIGHT = 0.5
+#: master's from bot version 7: read from the table, `EARLIER_PRIOR_WEIGHT` where the other
+#: seats play like the search's heuristic rollouts, `PRIOR_WEIGHT` where they do not
+#: (`wizard.ai.search.table`; docs/measurements/ai.md#reading-the-table)
+TABLE_PRIOR_WEIGHT = TableWeight(low=EARLIER_PRIOR_WEIGHT, high=PRIOR_WEIGHT, prior=0.5)
 
 
 class Scorer(Protocol):
@@ -133,14 +138,18 @@ def master_budget(worlds: int, version: int) -> Budget:
 DEFAULT_BUDGET = master_budget(32, 3)
 
 
-def master_prior_weight(version: int) -> float:
+def master_prior_weight(version: int) -> PriorWeight:
     """The weight of OI's values in a master bot's of ``version`` (`BotSettings.version`):
-    `EARLIER_PRIOR_WEIGHT` up to 5, `PRIOR_WEIGHT` from 6.
+    `EARLIER_PRIOR_WEIGHT` up to 5, `PRIOR_WEIGHT` at 6, `TABLE_PRIOR_WEIGHT` from 7.
 
     >>> master_prior_weight(5), master_prior_weight(6)
     (0.5, 0.8)
+    >>> master_prior_weight(7) == TABLE_PRIOR_WEIGHT
+    True
     """
-    return EARLIER_PRIOR_WEIGHT if version <= 5 else PRIOR_WEIGHT
+    if version <= 5:
+        return EARLIER_PRIOR_WEIGHT
+    return PRIOR_WEIGHT if version == 6 else TABLE_PRIOR_WEIGHT
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +324,8 @@ class SearchAgent(Agent):
     One legal action is played without searching. ``seed`` (and `reset`)
     seeds the worlds together with the position, so a game replays exactly.
     With a ``prior`` (the master bot: OI, `wizard.ai.search.prior`) the values are
-    `blend`-ed with its scores by ``prior_weight``; ``bid_model`` (OI's overall
+    `blend`-ed with its scores by ``prior_weight`` (a number, or a `TableWeight` read
+    at each decision); ``bid_model`` (OI's overall
     network) weighs the worlds when the budget asks for ``inference``.
 
     >>> from wizard.engine import WizardGame
@@ -328,9 +338,9 @@ class SearchAgent(Agent):
     name = "search"
 
     def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int | None = None, *,
-                 prior: Scorer | None = None, prior_weight: float = PRIOR_WEIGHT,
+                 prior: Scorer | None = None, prior_weight: PriorWeight = PRIOR_WEIGHT,
                  bid_model: ProbabilityNet | None = None) -> None:
-        if not 0.0 <= prior_weight <= 1.0:
+        if isinstance(prior_weight, float | int) and not 0.0 <= prior_weight <= 1.0:
             raise ValueError(f"the prior weight must be within 0-1, got {prior_weight!r}")
         self.budget = budget
         self.seed = 0 if seed is None else seed
@@ -348,7 +358,8 @@ class SearchAgent(Agent):
         so the master's values can label training data, `wizard.training.teacher`)."""
         values = action_values(observation, self.budget, self.seed, self.bid_model)
         if self.prior is not None:
-            values = blend(values, self.prior.action_scores(observation), self.prior_weight)
+            values = blend(values, self.prior.action_scores(observation),
+                           weight_at(self.prior_weight, observation, self.seed))
         return values
 
     def act(self, observation: Observation) -> Action:
@@ -360,6 +371,6 @@ class SearchAgent(Agent):
         return ACTIONS_BY_INDEX[pick(values, preferred)]
 
 
-__all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "PRIOR_WEIGHT", "BidValue", "Budget",
-           "Scorer", "SearchAgent", "action_values", "bid_values", "blend", "card_values",
-           "master_budget", "master_prior_weight", "pick", "trump_values"]
+__all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "PRIOR_WEIGHT", "TABLE_PRIOR_WEIGHT",
+           "BidValue", "Budget", "Scorer", "SearchAgent", "action_values", "bid_values", "blend",
+           "card_values", "master_budget", "master_prior_weight", "pick", "trump_values"]

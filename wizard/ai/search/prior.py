@@ -37,6 +37,7 @@ from wizard.engine import Observation
 from ..oi import OIAgent, load_networks
 from ..policy import PolicyError
 from .pimc import PRIOR_WEIGHT, Budget, action_values, blend
+from .table import PriorWeight, weight_at
 
 log = structlog.get_logger(__name__)
 
@@ -64,7 +65,7 @@ def master_prior() -> OIAgent | None:
 
 
 def blended_values(observation: Observation, budget: Budget, seed: int,
-                   prior: OIAgent | None, weight: float = PRIOR_WEIGHT) -> dict[int, float]:
+                   prior: OIAgent | None, weight: PriorWeight = PRIOR_WEIGHT) -> dict[int, float]:
     """`action_values` of the search, blended with ``prior``'s `OIAgent.action_scores`.
 
     Without a prior (or with weight 0) these are the search's values as they
@@ -74,7 +75,7 @@ def blended_values(observation: Observation, budget: Budget, seed: int,
     values = action_values(observation, budget, seed, prior.overall if prior else None)
     if prior is None or weight == 0.0:
         return values
-    return blend(values, prior.action_scores(observation), weight)
+    return blend(values, prior.action_scores(observation), weight_at(weight, observation, seed))
 
 
 __all__ = ["PRIOR_WEIGHT", "blend", "blended_values", "load_prior", "master_prior"]

@@ -1,0 +1,86 @@
+"""Reading the table (`wizard.ai.search.table`): the prior's weight follows how the others play."""
+
+from __future__ import annotations
+
+import pytest
+
+from wizard.ai.agents.heuristic import HeuristicAgent
+from wizard.ai.registry import make_agent
+from wizard.ai.search.plays import observed_plays
+from wizard.ai.search.table import (
+    TableWeight,
+    explained_plays,
+    heuristic_belief,
+    weight_at,
+)
+from wizard.engine import Observation, Phase, WizardGame
+from wizard.engine.rules import legal_cards_mask
+
+from .test_plays import true_deal
+
+
+def position(opponents: str, seed: int, round_number: int = 6,
+             tricks: int = 3) -> tuple[WizardGame, Observation]:
+    """Seat 0 (the heuristic) at a card decision of ``round_number`` after ``tricks`` full
+    tricks, the other three seats played by ``opponents``."""
+    game = WizardGame(4, seed=seed)
+    me = HeuristicAgent()
+    others = [make_agent(opponents, seed=seed + k) for k in (1, 2, 3)]
+    while True:
+        seat = game.current_player
+        assert seat is not None
+        obs = game.observation(seat)
+        if (seat == 0 and obs.round_number == round_number and obs.phase is Phase.PLAYING
+                and len(obs.played_cards) >= 4 * tricks):
+            return game, obs
+        game.apply(seat, (me if seat == 0 else others[seat - 1]).act(obs))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_true_deal_explains_every_play_of_heuristic_players(seed: int) -> None:
+    game, obs = position("heuristic", seed)
+    real = true_deal(game, obs)
+    explained, informative = explained_plays(obs, [real])
+    choices = sum(legal_cards_mask(real[p.seat] | p.later, p.lead).bit_count() > 1
+                  for p in observed_plays(obs))
+    assert informative == choices > 0
+    assert explained == informative
+
+
+def test_the_weight_leans_on_the_search_against_heuristics_and_on_oi_against_oi() -> None:
+    weight = TableWeight(low=0.5, high=0.8, prior=0.5)
+    against_heuristics = [weight.weight(position("heuristic", s)[1], seed=1) for s in range(6)]
+    against_oi = [weight.weight(position("oi", s)[1], seed=1) for s in range(6)]
+    # three tricks in, the plays have said who sits at the table
+    assert sum(against_heuristics) / 6 < 0.56
+    assert sum(against_oi) / 6 > 0.74
+    assert sum(w > 0.7 for w in against_oi) >= 4 and max(against_heuristics) < 0.6
+
+
+def test_before_any_play_the_weight_is_the_prior_beliefs() -> None:
+    game = WizardGame(4, seed=5)
+    obs = game.observation(game.current_player)
+    assert obs.phase is Phase.BIDDING
+    assert TableWeight(0.5, 0.8, prior=0.5).weight(obs, seed=3) == pytest.approx(0.65)
+    assert TableWeight(0.5, 0.8, prior=0.2).weight(obs, seed=3) == pytest.approx(0.74)
+    assert weight_at(0.8, obs, seed=3) == 0.8
+
+
+def test_the_same_position_and_seed_give_the_same_weight() -> None:
+    _, obs = position("oi", 7)
+    weight = TableWeight(deals=8)
+    assert len({weight.weight(obs, seed=2) for _ in range(3)}) == 1
+
+
+def test_one_unexplained_play_outweighs_several_explained_ones() -> None:
+    assert heuristic_belief(5, 5, 0.5) > 0.9
+    assert heuristic_belief(5, 6, 0.5) < 0.5
+    assert heuristic_belief(0, 0, 0.3) == pytest.approx(0.3)
+
+
+@pytest.mark.parametrize("kwargs", [{"low": 0.9, "high": 0.8}, {"low": -0.1},
+                                    {"high": 1.2}, {"prior": 0.0}, {"prior": 1.0},
+                                    {"deals": 0}])
+def test_a_table_weight_out_of_range_is_refused(kwargs: dict[str, float]) -> None:
+    with pytest.raises(ValueError):
+        TableWeight(**kwargs)  # type: ignore[arg-type]
