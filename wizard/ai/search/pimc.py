@@ -68,7 +68,7 @@ EARLIER_PRIOR_WEIGHT = 0.5
 #: master's from bot version 7: read from the table, `EARLIER_PRIOR_WEIGHT` where the other
 #: seats play like the search's heuristic rollouts, `PRIOR_WEIGHT` where they do not
 #: (`wizard.ai.search.table`; docs/measurements/ai.md#reading-the-table)
-TABLE_PRIOR_WEIGHT = TableWeight(low=EARLIER_PRIOR_WEIGHT, high=PRIOR_WEIGHT, prior=0.5)
+TABLE_PRIOR_WEIGHT = TableWeight(low=EARLIER_PRIOR_WEIGHT, high=PRIOR_WEIGHT, prior=0.2)
 
 
 class Scorer(Protocol):
