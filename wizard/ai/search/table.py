@@ -5,7 +5,7 @@ The search plays every other seat with the heuristic in its rollouts
 the searched values deserve most of the weight; against players who play
 better (OI, people) it is wrong, and OI's values, which assume no model of the
 opponents, deserve more (`wizard.ai.search.blend`). Measured: weighting OI
-0.8 gained 30 points a game over 0.5 against OI and lost 26 against heuristics
+0.8 gained 18 points a game over 0.5 against OI and lost 26 against heuristics
 (docs/measurements/ai.md#masters-prior-weight-against-oi). So the master
 reads the table as the round goes on.
 
@@ -13,11 +13,11 @@ Each card another seat played this round (with a visible bid) is *explained*
 when, in at least one of ``deals`` sampled deals of the hidden cards (voids
 and hand sizes respected), the heuristic given that seat's hand then would
 have played it; a play that no deal leaves a choice says nothing. Measured at
-a seat's card decisions over 6 games each (docs/measurements/ai.md#reading-the-table):
-heuristic players' plays are explained 98 % of the time, OI's 59 %. Two
-hypotheses, "they play like the heuristic" (a play explained with
-`EXPLAINED_IF_HEURISTIC`) and "they do not" (`EXPLAINED_OTHERWISE`), give
-the belief
+a seat's card decisions over 6 games each (`scripts/explained_plays.py`,
+docs/measurements/ai.md#reading-the-table): heuristic players' plays are
+explained 97–98 % of the time, OI's 52–59 %. Two hypotheses, "they play like
+the heuristic" (a play explained with `EXPLAINED_IF_HEURISTIC`) and "they do
+not" (`EXPLAINED_OTHERWISE`), give the belief
 
     P(heuristic | plays) = σ(logit(prior) + x·log(h/o) + (m − x)·log((1 − h)/(1 − o)))
 
