@@ -27,6 +27,7 @@ from wizard.ai.lookahead import after_card
 from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
 from wizard.ai.registry import register_agent
 from wizard.ai.search import Budget, SearchAgent
+from wizard.ai.search.pimc import TABLE_PRIOR_WEIGHT
 from wizard.ai.search.prior import master_prior
 from wizard.ai.search.table import TableWeight
 from wizard.engine import PLAY_BASE, Bid, Observation, Phase, PlayCard
@@ -86,7 +87,29 @@ TABLE_VARIANTS: dict[str, tuple[dict[str, Any], TableWeight]] = {
 }
 
 
+#: name -> the play inference's error where the table reads "not like the heuristic" (a
+#: weight of OI above 0.65), master v5 otherwise (``None``: no play inference there)
+LOOSE_VARIANTS: dict[str, float | None] = {"loose6": 0.6, "loosenone": None}
+
+
+class LooseAgent(SearchAgent):
+    """Master v5 whose play inference loosens where the table does not play like the
+    heuristic."""
+
+    def __init__(self, *args: Any, loose: float | None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tight = self.budget
+        self.loose = Budget(**{**V3, "plays": loose})
+
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        reading = TABLE_PRIOR_WEIGHT.weight(observation, self.seed)
+        self.budget = self.loose if reading > 0.65 else self.tight
+        return super().action_scores(observation)
+
+
 def settings(name: str) -> tuple[dict[str, Any], Any]:
+    if name in LOOSE_VARIANTS:
+        return {**V3, "loose_plays": LOOSE_VARIANTS[name]}, asdict(TABLE_PRIOR_WEIGHT)
     if name in TABLE_VARIANTS:
         budget, table = TABLE_VARIANTS[name]
         return budget, asdict(table)
@@ -170,6 +193,12 @@ def register(name: str) -> str:
                                 bid_model=prior.overall if prior is not None else None)
             agent.name = agent_name
             return agent
+        if name in LOOSE_VARIANTS:
+            agent = LooseAgent(Budget(**V3), seed=seed, prior=prior,
+                               prior_weight=TABLE_PRIOR_WEIGHT, loose=LOOSE_VARIANTS[name],
+                               bid_model=prior.overall if prior is not None else None)
+            agent.name = agent_name
+            return agent
         if name in TABLE_VARIANTS:
             agent = SearchAgent(Budget(**budget_args), seed=seed, prior=prior,
                                 prior_weight=TABLE_VARIANTS[name][1],
@@ -195,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", required=True, help="comma-separated: "
                         + ", ".join([*VARIANTS, *POLICY_VARIANTS, *PHASE_VARIANTS,
-                                     *TABLE_VARIANTS]))
+                                     *TABLE_VARIANTS, *LOOSE_VARIANTS]))
     parser.add_argument("--against", default="search-v1")
     parser.add_argument("--table", default=None,
                         help="instead of head to head: the variant at a table of these agents, "
