@@ -237,7 +237,7 @@ def analyse_decision(observation: Observation, action: Action, budget: AnalysisB
     bid_model = prior.overall if isinstance(prior, OIAgent) else None  # weighs the worlds
     # the weight master reads from the table (bot version 7): the others' plays say how far
     # the search's heuristic rollouts model them
-    weight = weight_at(TABLE_PRIOR_WEIGHT, observation, ANALYSIS_SEED)
+    weight = 0.0 if scores is None else weight_at(TABLE_PRIOR_WEIGHT, observation, ANALYSIS_SEED)
 
     def valued(values: dict[int, float]) -> dict[int, float]:
         return values if scores is None else blend(values, scores, weight)
