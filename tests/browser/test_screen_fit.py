@@ -87,6 +87,10 @@ def check_trick_clear_of_seats(page: Page, where: str) -> None:
 def in_both_sizes(page: Page, check: Callable[[Page, str], None], what: str) -> None:
     for size in (DESKTOP, PHONE):
         page.set_viewport_size({"width": size[0], "height": size[1]})
+        # The table seen from its top: a tap on the phone before may have scrolled the page
+        # (the window keeps that offset when it grows to the desktop size, 264 px at most, the
+        # score sheet below the table), and a player who scrolled down scrolled on purpose.
+        page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(50)  # one layout
         check(page, f"{what} at {size[0]}×{size[1]}")
 
