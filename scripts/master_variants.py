@@ -26,11 +26,14 @@ from wizard.ai.levels.calibrate import calibrate_pair
 from wizard.ai.lookahead import after_card
 from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
 from wizard.ai.registry import register_agent
-from wizard.ai.search import Budget, SearchAgent
+from wizard.ai.search import Budget, SearchAgent, blend, pimc
 from wizard.ai.search.pimc import TABLE_PRIOR_WEIGHT
 from wizard.ai.search.prior import master_prior
-from wizard.ai.search.table import TableWeight
-from wizard.engine import PLAY_BASE, Bid, Observation, Phase, PlayCard
+from wizard.ai.search.rollout import rollout_score
+from wizard.ai.search.table import TableWeight, weight_at
+from wizard.engine import PLAY_BASE, Bid, Observation, Phase, PlayCard, WizardGame, action_index
+from wizard.engine.core import ROUND_DONE
+from wizard.engine.rules import round_score
 
 #: master v3's budget (`master_budget(32, 3)`): the variants below start from it
 V3: dict[str, Any] = {"worlds": 32, "inference": 5.0, "plays": 0.3, "oversample": 8,
@@ -84,6 +87,9 @@ TABLE_VARIANTS: dict[str, tuple[dict[str, Any], TableWeight]] = {
     "table": (V3, TableWeight(0.5, 0.8, prior=0.5)),
     "table_p2": (V3, TableWeight(0.5, 0.8, prior=0.2)),
     "table_p8": (V3, TableWeight(0.5, 0.8, prior=0.8)),
+    # master v5 playing for its margin: less this share of the other seats' mean points
+    "rivals50": ({**V3, "rivals": 0.5}, TableWeight(0.5, 0.8, prior=0.2)),
+    "rivals100": ({**V3, "rivals": 1.0}, TableWeight(0.5, 0.8, prior=0.2)),
 }
 
 
@@ -107,7 +113,59 @@ class LooseAgent(SearchAgent):
         return super().action_scores(observation)
 
 
+#: name -> OI plays the other seats' cards in the rest of the current trick: only where the
+#: table reads "not like the heuristic" (True), or always (False); master v5 otherwise
+OI_TRICK_VARIANTS: dict[str, bool] = {"oitrick": True, "oitrickall": False}
+
+
+class OITrickAgent(SearchAgent):
+    """Master v5 whose card values let OI (the actual `OIAgent`, one call per seat, world
+    and candidate: slow, a prototype to measure the lever) play the other seats' cards in
+    the rest of the current trick; the heuristic rollout plays the round on from there."""
+
+    def __init__(self, *args: Any, oi: Any, gated: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.oi, self.gated = oi, gated
+
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        if observation.phase is not Phase.PLAYING or self.prior is None or (
+                self.gated and TABLE_PRIOR_WEIGHT.weight(observation, self.seed) <= 0.65):
+            return super().action_scores(observation)
+        values = self._card_values(observation)
+        return blend(values, self.prior.action_scores(observation),
+                     weight_at(self.prior_weight, observation, self.seed))
+
+    def _card_values(self, observation: Observation) -> dict[int, float]:
+        worlds = pimc._worlds(observation, self.budget, self.seed, "card", self.bid_model)
+        me = observation.player
+        assert me is not None
+        shell = WizardGame.__new__(WizardGame)
+        shell.num_players = observation.num_players
+        shell.options = observation.options
+        shell._last_trick = observation.last_trick
+        shell._round_history = observation.round_history
+        values: dict[int, float] = {}
+        for action in (action_index(a) for a in observation.legal_actions):
+            total = 0
+            for world in worlds:
+                core = world.copy()
+                done = core.apply(action) >= ROUND_DONE
+                while not done and core.trick and core.current != me:
+                    shell.core = core
+                    seat = core.current
+                    done = core.apply(action_index(self.oi.act(shell.observation(seat)))) >= (
+                        ROUND_DONE)
+                if done:
+                    total += round_score(core.last_bids[me], core.last_tricks[me])
+                else:
+                    total += rollout_score(core, me)[0]
+            values[action] = total / len(worlds)
+        return values
+
+
 def settings(name: str) -> tuple[dict[str, Any], Any]:
+    if name in OI_TRICK_VARIANTS:
+        return V3, asdict(TABLE_PRIOR_WEIGHT)
     if name in LOOSE_VARIANTS:
         return {**V3, "loose_plays": LOOSE_VARIANTS[name]}, asdict(TABLE_PRIOR_WEIGHT)
     if name in TABLE_VARIANTS:
@@ -193,6 +251,13 @@ def register(name: str) -> str:
                                 bid_model=prior.overall if prior is not None else None)
             agent.name = agent_name
             return agent
+        if name in OI_TRICK_VARIANTS:
+            agent = OITrickAgent(Budget(**V3), seed=seed, prior=prior,
+                                 prior_weight=TABLE_PRIOR_WEIGHT, oi=master_prior(),
+                                 gated=OI_TRICK_VARIANTS[name],
+                                 bid_model=prior.overall if prior is not None else None)
+            agent.name = agent_name
+            return agent
         if name in LOOSE_VARIANTS:
             agent = LooseAgent(Budget(**V3), seed=seed, prior=prior,
                                prior_weight=TABLE_PRIOR_WEIGHT, loose=LOOSE_VARIANTS[name],
@@ -224,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", required=True, help="comma-separated: "
                         + ", ".join([*VARIANTS, *POLICY_VARIANTS, *PHASE_VARIANTS,
-                                     *TABLE_VARIANTS, *LOOSE_VARIANTS]))
+                                     *TABLE_VARIANTS, *LOOSE_VARIANTS, *OI_TRICK_VARIANTS]))
     parser.add_argument("--against", default="search-v1")
     parser.add_argument("--table", default=None,
                         help="instead of head to head: the variant at a table of these agents, "
