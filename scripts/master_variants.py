@@ -87,9 +87,6 @@ TABLE_VARIANTS: dict[str, tuple[dict[str, Any], TableWeight]] = {
     "table": (V3, TableWeight(0.5, 0.8, prior=0.5)),
     "table_p2": (V3, TableWeight(0.5, 0.8, prior=0.2)),
     "table_p8": (V3, TableWeight(0.5, 0.8, prior=0.8)),
-    # master v5 playing for its margin: less this share of the other seats' mean points
-    "rivals50": ({**V3, "rivals": 0.5}, TableWeight(0.5, 0.8, prior=0.2)),
-    "rivals100": ({**V3, "rivals": 1.0}, TableWeight(0.5, 0.8, prior=0.2)),
 }
 
 

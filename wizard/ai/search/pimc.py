@@ -92,11 +92,8 @@ class Budget:
     weights are tempered to keep this share of the candidates as effective
     samples (`wizard.ai.search.inference.temper`). ``bid_spread``: the
     older fit of the worlds to the heuristic's trick estimate (measured: no
-    gain). ``rivals``: where the agent picks (`picked_values`), this share of the other
-    seats' mean round points in the same rollouts is taken off each candidate's value
-    (0: the seat's own points; 1: its margin over the others). Raises `ValueError` for
-    fewer than one world, a negative window, or a spread, temperature or oversample that
-    is not positive, or ``rivals`` outside 0–1.
+    gain). Raises `ValueError` for fewer than one world, a negative window, or a
+    spread, temperature or oversample that is not positive.
     """
 
     worlds: int = 32
@@ -106,7 +103,6 @@ class Budget:
     oversample: int = 4
     plays: float | None = None
     min_ess: float = MIN_ESS
-    rivals: float = 0.0
 
     def __post_init__(self) -> None:
         if type(self.worlds) is not int or self.worlds < 1:
@@ -123,8 +119,6 @@ class Budget:
             raise ValueError(f"min_ess must be within 0-1, got {self.min_ess!r}")
         if type(self.oversample) is not int or self.oversample < 1:
             raise ValueError(f"oversample must be an integer >= 1, got {self.oversample!r}")
-        if not 0.0 <= self.rivals <= 1.0:
-            raise ValueError(f"rivals must be within 0-1, got {self.rivals!r}")
 
 
 def master_budget(worlds: int, version: int) -> Budget:
@@ -160,19 +154,11 @@ def master_prior_weight(version: int) -> PriorWeight:
 
 @dataclass(frozen=True, slots=True)
 class BidValue:
-    """A bid's expected round score, ``tricks[k]``: the share of worlds where we took k, and
-    ``rivals``: the other seats' mean round points in the same worlds."""
+    """A bid's expected round score and ``tricks[k]``: the share of worlds where we took k."""
 
     bid: int
     value: float
     tricks: tuple[float, ...]
-    rivals: float = 0.0
-
-
-def _rivals(core: GameCore, me: int) -> float:
-    """The other seats' mean round points of the round ``core`` just finished."""
-    changes = core.last_changes
-    return (sum(changes) - changes[me]) / (len(changes) - 1)
 
 
 def _rng(observation: Observation, seed: int, what: str) -> random.Random:
@@ -220,36 +206,15 @@ def bid_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
     values: dict[int, BidValue] = {}
     for bid in legal:
         counts = [0] * (observation.round_number + 1)
-        rivals = 0.0
         for world in worlds:
             core = world.copy()
             core.apply(bid)
             finish_round(core)
             counts[core.last_tricks[me]] += 1
-            rivals += _rivals(core, me)
         total = len(worlds)
         value = sum(round_score(bid, t) * k for t, k in enumerate(counts)) / total
-        values[bid] = BidValue(bid, value, tuple(k / total for k in counts), rivals / total)
+        values[bid] = BidValue(bid, value, tuple(k / total for k in counts))
     return values
-
-
-def _outcomes(observation: Observation, budget: Budget, seed: int, what: str,
-              bid_model: ProbabilityNet | None,
-              actions: list[int]) -> dict[int, tuple[float, float]]:
-    """Each action's (the seat's mean round points, the other seats' mean) over the worlds."""
-    worlds = _worlds(observation, budget, seed, what, bid_model)
-    me = observation.player
-    assert me is not None
-    out: dict[int, tuple[float, float]] = {}
-    for action in actions:
-        own = rivals = 0.0
-        for world in worlds:
-            core = world.copy()
-            core.apply(action)
-            own += rollout_score(core, me)[0]
-            rivals += _rivals(core, me)
-        out[action] = (own / len(worlds), rivals / len(worlds))
-    return out
 
 
 def card_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
@@ -258,15 +223,20 @@ def card_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
 
     Raises `ValueError` unless it is the observer's turn to play a card.
     """
-    return {a - PLAY_BASE: own for a, (own, _) in _card_outcomes(
-        observation, budget, seed, bid_model).items()}
-
-
-def _card_outcomes(observation: Observation, budget: Budget, seed: int,
-                   bid_model: ProbabilityNet | None) -> dict[int, tuple[float, float]]:
     _require_phase(observation, Phase.PLAYING)
-    return _outcomes(observation, budget, seed, "card", bid_model,
-                     [action_index(a) for a in observation.legal_actions])
+    worlds = _worlds(observation, budget, seed, "card", bid_model)
+    me = observation.player
+    assert me is not None
+    cards = [action_index(a) - PLAY_BASE for a in observation.legal_actions]
+    values: dict[int, float] = {}
+    for card in cards:
+        total = 0
+        for world in worlds:
+            core = world.copy()
+            core.apply(PLAY_BASE + card)
+            total += rollout_score(core, me)[0]
+        values[card] = total / len(worlds)
+    return values
 
 
 def trump_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
@@ -275,15 +245,19 @@ def trump_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
 
     Raises `ValueError` unless it is the observer's turn to choose trump.
     """
-    return {a - TRUMP_BASE: own for a, (own, _) in _trump_outcomes(
-        observation, budget, seed, bid_model).items()}
-
-
-def _trump_outcomes(observation: Observation, budget: Budget, seed: int,
-                    bid_model: ProbabilityNet | None) -> dict[int, tuple[float, float]]:
     _require_phase(observation, Phase.CHOOSING_TRUMP)
-    return _outcomes(observation, budget, seed, "trump", bid_model,
-                     [TRUMP_BASE + suit for suit in range(4)])
+    worlds = _worlds(observation, budget, seed, "trump", bid_model)
+    me = observation.player
+    assert me is not None
+    values: dict[int, float] = {}
+    for suit in range(4):
+        total = 0
+        for world in worlds:
+            core = world.copy()
+            core.apply(TRUMP_BASE + suit)
+            total += rollout_score(core, me)[0]
+        values[suit] = total / len(worlds)
+    return values
 
 
 def action_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
@@ -292,42 +266,16 @@ def action_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
 
     ``bid_model`` (OI's overall network) weighs the worlds when ``budget.inference`` is set.
     """
-    return {a: own for a, (own, _) in action_outcomes(
-        observation, budget, seed, bid_model).items()}
-
-
-def action_outcomes(observation: Observation, budget: Budget = DEFAULT_BUDGET, seed: int = 0,
-                    bid_model: ProbabilityNet | None = None) -> dict[int, tuple[float, float]]:
-    """Each candidate's (the seat's expected round points, the other seats' mean), keyed
-    by action index: `action_values` with the rivals' side of the same rollouts."""
     if observation.phase is Phase.BIDDING:
         values = bid_values(observation, budget, seed, bid_model)
-        return {b: (v.value, v.rivals) for b, v in values.items()}
+        return {b: v.value for b, v in values.items()}
     if observation.phase is Phase.PLAYING:
-        return _card_outcomes(observation, budget, seed, bid_model)
+        cards = card_values(observation, budget, seed, bid_model)
+        return {PLAY_BASE + c: v for c, v in cards.items()}
     if observation.phase is Phase.CHOOSING_TRUMP:
-        return _trump_outcomes(observation, budget, seed, bid_model)
+        suits = trump_values(observation, budget, seed, bid_model)
+        return {TRUMP_BASE + s: v for s, v in suits.items()}
     raise ValueError(f"nothing to decide in phase {observation.phase.value}")
-
-
-def picked_values(observation: Observation, budget: Budget, seed: int,
-                  bid_model: ProbabilityNet | None, prior: Scorer | None,
-                  weight: PriorWeight) -> dict[int, float]:
-    """What a searching agent picks from: the searched values, `blend`-ed with ``prior``'s
-    scores by ``weight`` (none: as they are), less ``budget.rivals`` × the other seats'
-    mean round points. Raises `ValueError` unless it is the observer's turn to act."""
-    if budget.rivals == 0.0:
-        values = action_values(observation, budget, seed, bid_model)
-        rivals: dict[int, float] = {}
-    else:
-        outcomes = action_outcomes(observation, budget, seed, bid_model)
-        values = {a: own for a, (own, _) in outcomes.items()}
-        rivals = {a: budget.rivals * r for a, (_, r) in outcomes.items()}
-    if prior is not None:
-        at = weight_at(weight, observation, seed)
-        if at:
-            values = blend(values, prior.action_scores(observation), at)
-    return {a: v - rivals.get(a, 0.0) for a, v in values.items()}
 
 
 def pick(values: dict[int, float], preferred: int, temperature: float = 0.0,
@@ -408,8 +356,11 @@ class SearchAgent(Agent):
     def action_scores(self, observation: Observation) -> dict[int, float]:
         """The values it picks from: searched, blended with its prior's (a `Scorer` itself,
         so the master's values can label training data, `wizard.training.teacher`)."""
-        return picked_values(observation, self.budget, self.seed, self.bid_model, self.prior,
-                             self.prior_weight)
+        values = action_values(observation, self.budget, self.seed, self.bid_model)
+        if self.prior is not None:
+            values = blend(values, self.prior.action_scores(observation),
+                           weight_at(self.prior_weight, observation, self.seed))
+        return values
 
     def act(self, observation: Observation) -> Action:
         require_turn(observation)
@@ -421,7 +372,5 @@ class SearchAgent(Agent):
 
 
 __all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "PRIOR_WEIGHT", "TABLE_PRIOR_WEIGHT",
-           "BidValue", "Budget", "Scorer", "SearchAgent", "action_outcomes", "action_values",
-           "bid_values", "blend",
-           "card_values", "master_budget", "master_prior_weight", "pick", "picked_values",
-           "trump_values"]
+           "BidValue", "Budget", "Scorer", "SearchAgent", "action_values", "bid_values", "blend",
+           "card_values", "master_budget", "master_prior_weight", "pick", "trump_values"]

@@ -36,8 +36,8 @@ from wizard.engine import Observation
 
 from ..oi import OIAgent, load_networks
 from ..policy import PolicyError
-from .pimc import PRIOR_WEIGHT, Budget, blend, picked_values
-from .table import PriorWeight
+from .pimc import PRIOR_WEIGHT, Budget, action_values, blend
+from .table import PriorWeight, weight_at
 
 log = structlog.get_logger(__name__)
 
@@ -72,8 +72,10 @@ def blended_values(observation: Observation, budget: Budget, seed: int,
     are; with one, its overall network also weighs the worlds when the budget
     asks for ``inference``. Raises `ValueError` unless it is the observer's turn to act.
     """
-    return picked_values(observation, budget, seed, prior.overall if prior else None, prior,
-                         weight)
+    values = action_values(observation, budget, seed, prior.overall if prior else None)
+    if prior is None or weight == 0.0:
+        return values
+    return blend(values, prior.action_scores(observation), weight_at(weight, observation, seed))
 
 
 __all__ = ["PRIOR_WEIGHT", "blend", "blended_values", "load_prior", "master_prior"]
