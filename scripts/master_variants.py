@@ -29,7 +29,7 @@ from wizard.ai.registry import register_agent
 from wizard.ai.search import Budget, SearchAgent, blend, pimc
 from wizard.ai.search.pimc import TABLE_PRIOR_WEIGHT
 from wizard.ai.search.prior import master_prior
-from wizard.ai.search.rollout import rollout_score
+from wizard.ai.search.rollout import heuristic_card, rollout_score
 from wizard.ai.search.table import TableWeight, weight_at
 from wizard.engine import PLAY_BASE, Bid, Observation, Phase, PlayCard, WizardGame, action_index
 from wizard.engine.core import ROUND_DONE
@@ -160,7 +160,67 @@ class OITrickAgent(SearchAgent):
         return values
 
 
+#: name -> the most cards in hand at which master's own later cards in each world are its
+#: best reply there (the others still the heuristic) instead of the heuristic's; master v5
+#: otherwise
+ENDGAME_VARIANTS: dict[str, int] = {"endgame3": 3, "endgame4": 4}
+
+
+def best_reply(core: Any, me: int) -> int:
+    """``me``'s best round points from here in this world: every own card tried, every other
+    seat playing the heuristic's card."""
+    while True:
+        if core.current == me:
+            best = None
+            legal = core.legal_mask() >> PLAY_BASE
+            while legal:
+                low = legal & -legal
+                legal ^= low
+                child = core.copy()
+                if child.apply(PLAY_BASE + low.bit_length() - 1) >= ROUND_DONE:
+                    value = round_score(child.last_bids[me], child.last_tricks[me])
+                else:
+                    value = best_reply(child, me)
+                best = value if best is None else max(best, value)
+            assert best is not None
+            return best
+        if core.apply(PLAY_BASE + heuristic_card(core)) >= ROUND_DONE:
+            return round_score(core.last_bids[me], core.last_tricks[me])
+
+
+class EndgameAgent(SearchAgent):
+    """Master v5 whose card values, with few cards left, play its own later cards as the best
+    reply in each world (a prototype to measure the lever)."""
+
+    def __init__(self, *args: Any, cards: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.cards = cards
+
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        if observation.phase is not Phase.PLAYING or len(observation.hand) > self.cards:
+            return super().action_scores(observation)
+        worlds = pimc._worlds(observation, self.budget, self.seed, "card", self.bid_model)
+        me = observation.player
+        assert me is not None
+        values: dict[int, float] = {}
+        for action in (action_index(a) for a in observation.legal_actions):
+            total = 0
+            for world in worlds:
+                core = world.copy()
+                if core.apply(action) >= ROUND_DONE:
+                    total += round_score(core.last_bids[me], core.last_tricks[me])
+                else:
+                    total += best_reply(core, me)
+            values[action] = total / len(worlds)
+        if self.prior is None:
+            return values
+        return blend(values, self.prior.action_scores(observation),
+                     weight_at(self.prior_weight, observation, self.seed))
+
+
 def settings(name: str) -> tuple[dict[str, Any], Any]:
+    if name in ENDGAME_VARIANTS:
+        return {**V3, "endgame": ENDGAME_VARIANTS[name]}, asdict(TABLE_PRIOR_WEIGHT)
     if name in OI_TRICK_VARIANTS:
         return V3, asdict(TABLE_PRIOR_WEIGHT)
     if name in LOOSE_VARIANTS:
@@ -248,6 +308,12 @@ def register(name: str) -> str:
                                 bid_model=prior.overall if prior is not None else None)
             agent.name = agent_name
             return agent
+        if name in ENDGAME_VARIANTS:
+            agent = EndgameAgent(Budget(**V3), seed=seed, prior=prior,
+                                 prior_weight=TABLE_PRIOR_WEIGHT, cards=ENDGAME_VARIANTS[name],
+                                 bid_model=prior.overall if prior is not None else None)
+            agent.name = agent_name
+            return agent
         if name in OI_TRICK_VARIANTS:
             agent = OITrickAgent(Budget(**V3), seed=seed, prior=prior,
                                  prior_weight=TABLE_PRIOR_WEIGHT, oi=master_prior(),
@@ -286,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", required=True, help="comma-separated: "
                         + ", ".join([*VARIANTS, *POLICY_VARIANTS, *PHASE_VARIANTS,
-                                     *TABLE_VARIANTS, *LOOSE_VARIANTS, *OI_TRICK_VARIANTS]))
+                                     *TABLE_VARIANTS, *LOOSE_VARIANTS, *OI_TRICK_VARIANTS,
+                                     *ENDGAME_VARIANTS]))
     parser.add_argument("--against", default="search-v1")
     parser.add_argument("--table", default=None,
                         help="instead of head to head: the variant at a table of these agents, "
