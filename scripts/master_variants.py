@@ -300,47 +300,30 @@ def register(name: str) -> str:
 
     def factory(seed: int | None = None, **_: object) -> SearchAgent:
         prior = master_prior()
+        common: dict[str, Any] = {
+            "seed": seed, "prior": prior, "prior_weight": weight,
+            "bid_model": prior.overall if prior is not None else None}
+        v5 = {**common, "prior_weight": TABLE_PRIOR_WEIGHT}
+        agent: SearchAgent
         if name in POLICY_VARIANTS:
             scorer = MeanScorer(prior, PolicyScorer(
                 cards=name != "polbids", file=POLICY_FILES.get(name, "default-v3.onnx")))
-            agent = SearchAgent(Budget(**budget_args), seed=seed, prior=scorer,
-                                prior_weight=weight,
-                                bid_model=prior.overall if prior is not None else None)
-            agent.name = agent_name
-            return agent
-        if name in ENDGAME_VARIANTS:
-            agent = EndgameAgent(Budget(**V3), seed=seed, prior=prior,
-                                 prior_weight=TABLE_PRIOR_WEIGHT, cards=ENDGAME_VARIANTS[name],
-                                 bid_model=prior.overall if prior is not None else None)
-            agent.name = agent_name
-            return agent
-        if name in OI_TRICK_VARIANTS:
-            agent = OITrickAgent(Budget(**V3), seed=seed, prior=prior,
-                                 prior_weight=TABLE_PRIOR_WEIGHT, oi=master_prior(),
-                                 gated=OI_TRICK_VARIANTS[name],
-                                 bid_model=prior.overall if prior is not None else None)
-            agent.name = agent_name
-            return agent
-        if name in LOOSE_VARIANTS:
-            agent = LooseAgent(Budget(**V3), seed=seed, prior=prior,
-                               prior_weight=TABLE_PRIOR_WEIGHT, loose=LOOSE_VARIANTS[name],
-                               bid_model=prior.overall if prior is not None else None)
-            agent.name = agent_name
-            return agent
-        if name in TABLE_VARIANTS:
-            agent = SearchAgent(Budget(**budget_args), seed=seed, prior=prior,
-                                prior_weight=TABLE_VARIANTS[name][1],
-                                bid_model=prior.overall if prior is not None else None)
-            agent.name = agent_name
-            return agent
-        if name in PHASE_VARIANTS:
-            agent = PhaseWeightAgent(Budget(**budget_args), seed=seed, prior=prior,
-                                     prior_weight=weight, card_weight=PHASE_VARIANTS[name][2],
-                                     bid_model=prior.overall if prior is not None else None)
-            agent.name = agent_name
-            return agent
-        agent = SearchAgent(Budget(**budget_args), seed=seed, prior=prior, prior_weight=weight,
-                            bid_model=prior.overall if prior is not None else None)
+            agent = SearchAgent(Budget(**budget_args), **{**common, "prior": scorer})
+        elif name in ENDGAME_VARIANTS:
+            agent = EndgameAgent(Budget(**V3), cards=ENDGAME_VARIANTS[name], **v5)
+        elif name in OI_TRICK_VARIANTS:
+            agent = OITrickAgent(Budget(**V3), oi=master_prior(),
+                                 gated=OI_TRICK_VARIANTS[name], **v5)
+        elif name in LOOSE_VARIANTS:
+            agent = LooseAgent(Budget(**V3), loose=LOOSE_VARIANTS[name], **v5)
+        elif name in TABLE_VARIANTS:
+            agent = SearchAgent(Budget(**budget_args),
+                                **{**common, "prior_weight": TABLE_VARIANTS[name][1]})
+        elif name in PHASE_VARIANTS:
+            agent = PhaseWeightAgent(Budget(**budget_args), card_weight=PHASE_VARIANTS[name][2],
+                                     **common)
+        else:
+            agent = SearchAgent(Budget(**budget_args), **common)
         agent.name = agent_name
         return agent
 
