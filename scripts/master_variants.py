@@ -87,6 +87,8 @@ TABLE_VARIANTS: dict[str, tuple[dict[str, Any], TableWeight]] = {
     "table": (V3, TableWeight(0.5, 0.8, prior=0.5)),
     "table_p2": (V3, TableWeight(0.5, 0.8, prior=0.2)),
     "table_p8": (V3, TableWeight(0.5, 0.8, prior=0.8)),
+    # master v5 searching every legal bid, not only those within 3 of the heuristic's estimate
+    "allbids": ({**V3, "bid_window": None}, TableWeight(0.5, 0.8, prior=0.2)),
 }
 
 
