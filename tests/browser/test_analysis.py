@@ -57,7 +57,7 @@ def test_the_analysis_of_a_badly_played_game_marks_its_cards(
         open_page: Callable[..., Page], server: Server) -> None:
     assert server.history, "the history endpoints are needed for a replay"
     page = open_page("Lou")
-    play_bots(page, players=6, level="easy")  # 10 rounds
+    play_bots(page, players=4, level="easy")  # 15 rounds: more cards to lose points by
     deadline = time.monotonic() + GAME_TIMEOUT_S
     bids_made: list[str] = []
     while losing_move(page, bids_made):
@@ -77,7 +77,7 @@ def test_the_analysis_of_a_badly_played_game_marks_its_cards(
     seat = page.locator(".analysis-seat")
     expect(seat.locator("h3")).to_have_text("Lou")
     rows = seat.locator(".analysis-rounds tbody tr")
-    expect(rows).to_have_count(10)
+    expect(rows).to_have_count(15)
     assert bids_made[0] in ("0", "1")
     assert rows.first.locator("td").nth(0).inner_text() == bids_made[0]  # round 1's bid
     expect(seat.locator(".analysis-chart svg polyline")).to_have_count(2)
