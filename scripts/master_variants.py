@@ -112,54 +112,67 @@ class LooseAgent(SearchAgent):
         return super().action_scores(observation)
 
 
-#: name -> OI plays the other seats' cards in the rest of the current trick: only where the
-#: table reads "not like the heuristic" (True), or always (False); master v5 otherwise
-OI_TRICK_VARIANTS: dict[str, bool] = {"oitrick": True, "oitrickall": False}
+class RestAgent(SearchAgent):
+    """Master v5 whose card values, where `applies`, play the rest of the round in each
+    world by `rest` instead of the heuristic rollout (prototypes to measure levers; they
+    use the search's own worlds, `pimc._worlds`)."""
 
+    def applies(self, observation: Observation) -> bool:
+        return observation.phase is Phase.PLAYING
 
-class OITrickAgent(SearchAgent):
-    """Master v5 whose card values let OI (the actual `OIAgent`, one call per seat, world
-    and candidate: slow, a prototype to measure the lever) play the other seats' cards in
-    the rest of the current trick; the heuristic rollout plays the round on from there."""
-
-    def __init__(self, *args: Any, oi: Any, gated: bool, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.oi, self.gated = oi, gated
+    def rest(self, core: Any, me: int, observation: Observation) -> int:
+        """``me``'s round points from ``core`` on (a candidate card just played)."""
+        raise NotImplementedError
 
     def action_scores(self, observation: Observation) -> dict[int, float]:
-        if observation.phase is not Phase.PLAYING or self.prior is None or (
-                self.gated and TABLE_PRIOR_WEIGHT.weight(observation, self.seed) <= 0.65):
+        if self.prior is None or not self.applies(observation):
             return super().action_scores(observation)
-        values = self._card_values(observation)
-        return blend(values, self.prior.action_scores(observation),
-                     weight_at(self.prior_weight, observation, self.seed))
-
-    def _card_values(self, observation: Observation) -> dict[int, float]:
         worlds = pimc._worlds(observation, self.budget, self.seed, "card", self.bid_model)
         me = observation.player
         assert me is not None
-        shell = WizardGame.__new__(WizardGame)
-        shell.num_players = observation.num_players
-        shell.options = observation.options
-        shell._last_trick = observation.last_trick
-        shell._round_history = observation.round_history
         values: dict[int, float] = {}
         for action in (action_index(a) for a in observation.legal_actions):
             total = 0
             for world in worlds:
                 core = world.copy()
-                done = core.apply(action) >= ROUND_DONE
-                while not done and core.trick and core.current != me:
-                    shell.core = core
-                    seat = core.current
-                    done = core.apply(action_index(self.oi.act(shell.observation(seat)))) >= (
-                        ROUND_DONE)
-                if done:
+                if core.apply(action) >= ROUND_DONE:
                     total += round_score(core.last_bids[me], core.last_tricks[me])
                 else:
-                    total += rollout_score(core, me)[0]
+                    total += self.rest(core, me, observation)
             values[action] = total / len(worlds)
-        return values
+        return blend(values, self.prior.action_scores(observation),
+                     weight_at(self.prior_weight, observation, self.seed))
+
+
+#: name -> OI plays the other seats' cards in the rest of the current trick: only where the
+#: table reads "not like the heuristic" (True), or always (False); master v5 otherwise
+OI_TRICK_VARIANTS: dict[str, bool] = {"oitrick": True, "oitrickall": False}
+
+
+class OITrickAgent(RestAgent):
+    """OI (the actual `OIAgent`, one call per seat, world and candidate: slow) plays the other
+    seats' cards in the rest of the current trick; the heuristic rollout the round on."""
+
+    def __init__(self, *args: Any, oi: Any, gated: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.oi, self.gated = oi, gated
+
+    def applies(self, observation: Observation) -> bool:
+        return super().applies(observation) and not (
+            self.gated and TABLE_PRIOR_WEIGHT.weight(observation, self.seed) <= 0.65)
+
+    def rest(self, core: Any, me: int, observation: Observation) -> int:
+        shell = WizardGame.__new__(WizardGame)
+        shell.num_players = observation.num_players
+        shell.options = observation.options
+        shell._last_trick = observation.last_trick
+        shell._round_history = observation.round_history
+        shell.core = core
+        while core.trick and core.current != me:
+            card = action_index(self.oi.act(shell.observation(core.current)))
+            if core.apply(card) >= ROUND_DONE:
+                return round_score(core.last_bids[me], core.last_tricks[me])
+        return rollout_score(core, me)[0]
 
 
 #: name -> the most cards in hand at which master's own later cards in each world are its
@@ -190,34 +203,18 @@ def best_reply(core: Any, me: int) -> int:
             return round_score(core.last_bids[me], core.last_tricks[me])
 
 
-class EndgameAgent(SearchAgent):
-    """Master v5 whose card values, with few cards left, play its own later cards as the best
-    reply in each world (a prototype to measure the lever)."""
+class EndgameAgent(RestAgent):
+    """With few cards left, master's own later cards are the best reply in each world."""
 
     def __init__(self, *args: Any, cards: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.cards = cards
 
-    def action_scores(self, observation: Observation) -> dict[int, float]:
-        if observation.phase is not Phase.PLAYING or len(observation.hand) > self.cards:
-            return super().action_scores(observation)
-        worlds = pimc._worlds(observation, self.budget, self.seed, "card", self.bid_model)
-        me = observation.player
-        assert me is not None
-        values: dict[int, float] = {}
-        for action in (action_index(a) for a in observation.legal_actions):
-            total = 0
-            for world in worlds:
-                core = world.copy()
-                if core.apply(action) >= ROUND_DONE:
-                    total += round_score(core.last_bids[me], core.last_tricks[me])
-                else:
-                    total += best_reply(core, me)
-            values[action] = total / len(worlds)
-        if self.prior is None:
-            return values
-        return blend(values, self.prior.action_scores(observation),
-                     weight_at(self.prior_weight, observation, self.seed))
+    def applies(self, observation: Observation) -> bool:
+        return super().applies(observation) and len(observation.hand) <= self.cards
+
+    def rest(self, core: Any, me: int, observation: Observation) -> int:
+        return best_reply(core, me)
 
 
 def settings(name: str) -> tuple[dict[str, Any], Any]:
