@@ -212,7 +212,10 @@ def test_a_game_against_bots_has_no_turn_clock(open_page: Callable[..., Page]) -
 
 
 def test_touch_play_selects_then_confirms(open_page: Callable[..., Page]) -> None:
-    page = open_page("Una", viewport=(390, 844), has_touch=True, is_mobile=True)
+    # the taken trick stays on show: with no pause the next round's deal comes at once and
+    # may hold the same card again (one round in thirty), which would look like no play
+    page = open_page("Una", viewport=(390, 844), has_touch=True, is_mobile=True,
+                     trick_show_ms=600_000)
     play_bots(page, players=3, level="easy")
     page.locator(".bid-btn:not([disabled])").first.tap()
     card = page.locator(".hand button.playable").first
@@ -225,6 +228,7 @@ def test_touch_play_selects_then_confirms(open_page: Callable[..., Page]) -> Non
     expect(confirm).to_contain_text("Play ")
     expect(page.locator(".trick .card[data-card='" + str(card_id) + "']")).to_have_count(0)
     confirm.tap()
+    expect(page.locator(".trick .card[data-card='" + str(card_id) + "']")).to_have_count(1)
     expect(page.locator(f".hand button[data-card='{card_id}']")).to_have_count(0)
     expect(page.locator("#confirm-play")).to_have_count(0)
 

@@ -43,7 +43,7 @@ def test_a_bid_button_outlives_another_players_update(open_page: Callable[..., P
 
 def test_a_card_held_through_the_bidding_is_played_by_a_click(
         open_page: Callable[..., Page]) -> None:
-    ada = open_page("Ada")
+    ada = open_page("Ada", trick_show_ms=600_000)  # the taken trick stays: no next deal yet
     play_bots(ada, players=3, level="easy")
     card = ada.wait_for_selector(".hand button.card", timeout=STEP_TIMEOUT_MS)
     assert card is not None
@@ -55,4 +55,5 @@ def test_a_card_held_through_the_bidding_is_played_by_a_click(
     assert attached(card), "my card was thrown away by updates that did not change it"
     assert "playable" in (card.get_attribute("class") or "")
     card.click()
+    expect(ada.locator(f".trick .card[data-card='{card_id}']")).to_have_count(1)
     expect(ada.locator(f".hand button.card[data-card='{card_id}']")).to_have_count(0)
