@@ -155,7 +155,13 @@ def test_reload_in_the_middle_of_a_round_and_continue(open_page: Callable[..., P
     expect(page.locator(".trick.completed .trick-card.winner")).to_have_count(1)
     # into round 3 (3 cards each) and one card played: the middle of a round
     play_until(page, ".round-info:has-text('Round 3')", 60)
-    play_until(page, ".hand.my-turn", 30)
+    # my bid (unless the last step already made it), then exactly one card: playing
+    # "until my turn" could play two, as a card is clicked whenever it is my turn
+    page.wait_for_selector(".bid-btn:not([disabled]), .hand.my-turn button.playable",
+                           timeout=15_000)
+    if page.locator(".bid-btn:not([disabled])").count():
+        play_step(page)
+    page.wait_for_selector(".hand.my-turn button.playable", timeout=15_000)
     play_step(page)
     before_hand, before_round = hand_ids(page), round_info(page)
     before_scores = page.locator(".seat .stat-score b").all_inner_texts()
