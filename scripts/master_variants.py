@@ -28,7 +28,7 @@ from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
 from wizard.ai.registry import register_agent
 from wizard.ai.search import Budget, SearchAgent, blend, pimc
 from wizard.ai.search.pimc import TABLE_PRIOR_WEIGHT
-from wizard.ai.search.prior import master_prior
+from wizard.ai.search.prior import load_prior, master_prior
 from wizard.ai.search.rollout import heuristic_card, rollout_score
 from wizard.ai.search.table import TableWeight, weight_at
 from wizard.engine import PLAY_BASE, Bid, Observation, Phase, PlayCard, WizardGame, action_index
@@ -293,12 +293,36 @@ class MeanScorer:
         return {a: sum(v) / len(v) for a, v in sums.items()}
 
 
+#: the OI networks the variants' prior reads (``--prior-dir``; None: the shipped ones)
+PRIOR_DIR: str | None = None
+
+
+def variant_prior() -> Any:
+    """The variants' OI prior: the shipped networks, or those in `PRIOR_DIR`."""
+    return master_prior() if PRIOR_DIR is None else load_prior(PRIOR_DIR)
+
+
+def register_oi(directory: str) -> str:
+    """An agent ``oi:DIR``: OI over the networks in ``directory`` (to measure them as a bot)."""
+    agent_name = f"oi:{directory}"
+
+    def factory(seed: int | None = None, **_: object) -> Any:
+        agent = load_prior(directory)
+        assert agent is not None, f"no OI networks in {directory}"
+        agent.reset(seed)
+        agent.name = agent_name
+        return agent
+
+    register_agent(agent_name, factory)
+    return agent_name
+
+
 def register(name: str) -> str:
     budget_args, weight = settings(name)
     agent_name = f"variant:{name}"
 
     def factory(seed: int | None = None, **_: object) -> SearchAgent:
-        prior = master_prior()
+        prior = variant_prior()
         common: dict[str, Any] = {
             "seed": seed, "prior": prior, "prior_weight": weight,
             "bid_model": prior.overall if prior is not None else None}
@@ -311,7 +335,7 @@ def register(name: str) -> str:
         elif name in ENDGAME_VARIANTS:
             agent = EndgameAgent(Budget(**V3), cards=ENDGAME_VARIANTS[name], **v5)
         elif name in OI_TRICK_VARIANTS:
-            agent = OITrickAgent(Budget(**V3), oi=master_prior(),
+            agent = OITrickAgent(Budget(**V3), oi=variant_prior(),
                                  gated=OI_TRICK_VARIANTS[name], **v5)
         elif name in LOOSE_VARIANTS:
             agent = LooseAgent(Budget(**V3), loose=LOOSE_VARIANTS[name], **v5)
@@ -344,16 +368,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", default="-")
+    parser.add_argument("--prior-dir", default=None,
+                        help="the variants' OI prior from these networks instead of the "
+                             "shipped ones (e.g. a `wizard train oi` run's directory); the "
+                             "opponent `oi` stays the shipped OI, `oi:DIR` is OI over DIR's")
     args = parser.parse_args(argv)
+    global PRIOR_DIR
+    PRIOR_DIR = args.prior_dir
+    if args.against.startswith("oi:"):
+        register_oi(args.against[3:])
     for name in args.variants.split(","):
-        agent = register(name)
+        if name.startswith("oi:"):  # OI over other networks, measured as a bot itself
+            agent, (budget, weight) = register_oi(name[3:]), (None, None)
+        else:
+            agent, (budget, weight) = register(name), settings(name)
+        described = {"variant": name, "budget": budget, "prior_weight": weight,
+                     "prior_dir": PRIOR_DIR}
         start = time.monotonic()
         if args.table:
             table = evaluate([agent, *args.table.split(",")], args.games, seed=args.seed,
                              jobs=args.jobs)
             others = table.agents[1:]
-            line = json.dumps({"variant": name, "budget": settings(name)[0],
-                               "prior_weight": settings(name)[1], "table": args.table,
+            line = json.dumps({**described, "table": args.table,
                                "games": table.games, "seed": args.seed,
                                "lead": round(table.agents[0].mean
                                              - sum(a.mean for a in others) / len(others), 1),
@@ -362,8 +398,7 @@ def main(argv: list[str] | None = None) -> int:
             emit(line, args.out)
             continue
         result = calibrate_pair(agent, args.against, args.games, args.seed, args.jobs)
-        line = json.dumps({"variant": name, "budget": settings(name)[0],
-                           "prior_weight": settings(name)[1], "against": args.against,
+        line = json.dumps({**described, "against": args.against,
                            "games": result.games, "seed": args.seed,
                            "lead": asdict(result.lead), "upper": asdict(result.upper_score),
                            "lower": asdict(result.lower_score),

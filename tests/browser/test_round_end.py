@@ -130,7 +130,9 @@ def test_reduced_motion_shows_no_sweep(open_page: Callable[..., Page]) -> None:
 
 def test_last_trick_review_bid_overview_and_no_skip_by_click(
         open_page: Callable[..., Page]) -> None:
-    page = open_page("Uma", config={"trickShowMs": 1500, "roundShowMs": 0})
+    # a trick stays 4 s: the two clicks below must land while it is still on show, even
+    # on a loaded machine
+    page = open_page("Uma", config={"trickShowMs": 4000, "roundShowMs": 0})
     play_bots(page, players=3, level="easy")
     expect(page.locator("#last-trick")).to_be_disabled()  # no trick yet this round
     play_step(page)  # round 1: the bid
