@@ -123,7 +123,8 @@ class NumpyMLP:
             h = h @ w + b
             if i < len(self.layers) - 1:
                 np.maximum(h, 0.0, out=h)
-        out: Array = (1.0 / (1.0 + np.exp(-h[:, 0]))).astype(np.float32)
+        # the logistic function without overflow: 1 / (1 + e^−z) = e^−log(1 + e^−z)
+        out: Array = np.exp(-np.logaddexp(0.0, -h[:, 0])).astype(np.float32)
         return out
 
 
