@@ -76,6 +76,16 @@ from .search.table import weight_at
 ANALYSIS_SEED = 0
 MISTAKE = 5.0  # expected points lost from which a decision is a "mistake"
 BLUNDER = 15.0  # ... and a "blunder"
+#: The judge a report comes from (each seat's ``"judge"``): raised whenever the values a
+#: report holds change (the search's budget, OI's weight, the networks). 2: master v5's
+#: search and blend (bot version 7); a stored report without the field was made before
+#: it existed, by an earlier judge. A server analyses such a seat again when asked.
+JUDGE_VERSION = 2
+
+
+def by_current_judge(report: dict[str, Any]) -> bool:
+    """Whether a stored seat report comes from today's judge (`JUDGE_VERSION`)."""
+    return report.get("judge") == JUDGE_VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,12 +398,12 @@ def build_report(record: GameRecord, seats: Sequence[int], decisions: list[dict[
         }
         player = next((p for p in record.players if p.get("seat") == seat), None)
         out.append({"seat": seat, "name": player.get("name") if player else f"Seat {seat + 1}",
-                    "rounds": seat_rounds, "summary": summary})
+                    "judge": JUDGE_VERSION, "rounds": seat_rounds, "summary": summary})
     return {"game_id": record.game_id, "num_players": record.num_players,
             "worlds": budget.worlds, "seed": ANALYSIS_SEED,
             "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER}, "seats": out}
 
 
-__all__ = ["ANALYSIS_SEED", "BLUNDER", "MISTAKE", "AnalysisBudget", "DecisionPoint", "GameRecord",
-           "Slice", "analyse_decision", "analyse_game", "analyse_slice", "build_report",
-           "decision_points"]
+__all__ = ["ANALYSIS_SEED", "BLUNDER", "JUDGE_VERSION", "MISTAKE", "AnalysisBudget",
+           "DecisionPoint", "GameRecord", "Slice", "analyse_decision", "analyse_game",
+           "analyse_slice", "build_report", "by_current_judge", "decision_points"]

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from wizard.ai.agents.heuristic import HeuristicAgent
+from wizard.ai.analysis import JUDGE_VERSION
 from wizard.engine import WizardGame, action_index
 from wizard.server.analysis.jobs import AnalysisSettings
 from wizard.server.storage.records import StoredSeat, TableSettings
@@ -118,6 +119,45 @@ def test_every_seat_of_a_public_game_and_http_says_when_it_is_not_analysed(
         harness.server.analysis.results.store.db.read,
         lambda c: c.execute("SELECT COUNT(*) FROM analyses WHERE game_id = 'g_pub'").fetchone())
     assert stored == (3,)
+
+
+def test_a_seat_judged_by_an_earlier_master_is_analysed_again_when_asked(
+        harness: Harness) -> None:
+    small(harness)
+    ann = harness.player("Ann")
+    store_game(harness, "g_old", {0: ann}, private=False, num_players=3, seed=5)
+    ann.ok({"type": "analyse", "game_id": "g_old"})
+    first = analysis_of(ann, "g_old")
+    assert [s["judge"] for s in first["seats"]] == [JUDGE_VERSION] * 3
+    service, db = harness.server.analysis, harness.server.analysis.results.store.db
+
+    async def judged_before() -> None:  # as the reports stored before the judge's version
+        rows = await db.read(lambda c: c.execute(
+            "SELECT seat, report FROM analyses WHERE game_id = 'g_old'").fetchall())
+        updates = []
+        for seat, report in rows:
+            old = {k: v for k, v in json.loads(report).items() if k != "judge"}
+            if seat == 1:
+                old["summary"] = {**old["summary"], "play_loss": -1.0}  # a mark to look for
+            updates.append(("UPDATE analyses SET report = ? WHERE game_id = 'g_old' AND seat = ?",
+                            (json.dumps(old), seat)))
+        await db.write(*updates)
+        service.results._cache.clear()
+
+    harness.client.portal.call(judged_before)  # type: ignore[union-attr]
+    # over HTTP it is what is stored, the earlier judge's report as it is
+    http = harness.client.get("/api/games/g_old/analysis").json()
+    assert http["status"] == "done" and "judge" not in http["seats"][1]
+    assert http["seats"][1]["summary"]["play_loss"] == -1.0
+    # asked for again, it is analysed again: progress, then today's judge's report, stored
+    before = len(ann.messages)
+    ann.ok({"type": "analyse", "game_id": "g_old"})
+    again = analysis_of(ann, "g_old")
+    assert any(m["type"] == "analysis_progress" for m in ann.messages[before:])
+    assert [s["judge"] for s in again["seats"]] == [JUDGE_VERSION] * 3
+    assert again["seats"] == first["seats"]  # the same judge, the same worlds: the same values
+    http = harness.client.get("/api/games/g_old/analysis").json()
+    assert http["seats"] == first["seats"]
 
 
 def test_refusals_have_clear_codes_and_change_nothing(harness: Harness) -> None:

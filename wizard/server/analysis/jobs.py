@@ -4,7 +4,8 @@ A request names a finished game. Every seat of a public game may be analysed
 by anyone; of a private game, its players get the seats they played, and whoever
 else may open it — its spectators, or a request carrying its table's invite —
 every seat (as on a watched game; see `wizard.server.storage.visibility`). Seats
-already analysed come from `AnalysisStore` at once; the others become one job,
+already analysed by today's judge (`wizard.ai.analysis.JUDGE_VERSION`) come from
+`AnalysisStore` at once; the others, an earlier judge's included, become one job,
 which runs in slices of a few decisions (`wizard.ai.analysis.analyse_slice`) in a background worker
 process beside the inference pool's live workers (`runners.ProcessRunner`): it never
 takes a live decision and runs at the lowest CPU priority (niceness 19,
@@ -33,7 +34,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from wizard.ai.analysis import BLUNDER, MISTAKE, AnalysisBudget, GameRecord, build_report
+from wizard.ai.analysis import (
+    BLUNDER,
+    MISTAKE,
+    AnalysisBudget,
+    GameRecord,
+    build_report,
+    by_current_judge,
+)
 from wizard.protocol import (
     Analyse,
     Analysis,
@@ -174,7 +182,8 @@ class AnalysisService:
             raise self.refused()
         record = game_record(stored_game)
         stored = await self.results.seats(message.game_id)
-        missing = tuple(s for s in seats if s not in stored)
+        # a seat judged by an earlier master is analysed again (and its report replaced)
+        missing = tuple(s for s in seats if s not in stored or not by_current_judge(stored[s]))
         if not missing:
             connection.send(self._analysis(message.game_id, [stored[s] for s in seats]))
             return
