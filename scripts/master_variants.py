@@ -92,23 +92,29 @@ TABLE_VARIANTS: dict[str, tuple[dict[str, Any], TableWeight]] = {
 }
 
 
-#: name -> the play inference's error where the table reads "not like the heuristic" (a
-#: weight of OI above 0.65), master v5 otherwise (``None``: no play inference there)
-LOOSE_VARIANTS: dict[str, float | None] = {"loose6": 0.6, "loosenone": None}
+#: name -> the budget (over v3's) where the table reads "not like the heuristic" (a weight
+#: of OI above 0.65: ``above`` True) or like it (at most 0.6: False); master v5 otherwise.
+#: The play inference's error loosened against strong players (``plays`` None: none), or
+#: sharpened against heuristic ones, whose plays it models exactly, with more candidates.
+LOOSE_VARIANTS: dict[str, tuple[dict[str, Any], bool]] = {
+    "loose6": ({"plays": 0.6}, True), "loosenone": ({"plays": None}, True),
+    "sharp05": ({"plays": 0.05, "oversample": 16, "min_ess": 0.05}, False),
+}
 
 
 class LooseAgent(SearchAgent):
-    """Master v5 whose play inference loosens where the table does not play like the
-    heuristic."""
+    """Master v5 whose play inference changes with how the table reads (`LOOSE_VARIANTS`)."""
 
-    def __init__(self, *args: Any, loose: float | None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, changes: dict[str, Any], above: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.tight = self.budget
-        self.loose = Budget(**{**V3, "plays": loose})
+        self.usual = self.budget
+        self.changed = Budget(**{**V3, **changes})
+        self.above = above
 
     def action_scores(self, observation: Observation) -> dict[int, float]:
         reading = TABLE_PRIOR_WEIGHT.weight(observation, self.seed)
-        self.budget = self.loose if reading > 0.65 else self.tight
+        applies = reading > 0.65 if self.above else reading <= 0.6
+        self.budget = self.changed if applies else self.usual
         return super().action_scores(observation)
 
 
@@ -223,7 +229,9 @@ def settings(name: str) -> tuple[dict[str, Any], Any]:
     if name in OI_TRICK_VARIANTS:
         return V3, asdict(TABLE_PRIOR_WEIGHT)
     if name in LOOSE_VARIANTS:
-        return {**V3, "loose_plays": LOOSE_VARIANTS[name]}, asdict(TABLE_PRIOR_WEIGHT)
+        changes, above = LOOSE_VARIANTS[name]
+        return {**V3, "where": {"above 0.65" if above else "at most 0.6": changes}}, asdict(
+            TABLE_PRIOR_WEIGHT)
     if name in TABLE_VARIANTS:
         budget, table = TABLE_VARIANTS[name]
         return budget, asdict(table)
@@ -338,7 +346,8 @@ def register(name: str) -> str:
             agent = OITrickAgent(Budget(**V3), oi=variant_prior(),
                                  gated=OI_TRICK_VARIANTS[name], **v5)
         elif name in LOOSE_VARIANTS:
-            agent = LooseAgent(Budget(**V3), loose=LOOSE_VARIANTS[name], **v5)
+            changes, above = LOOSE_VARIANTS[name]
+            agent = LooseAgent(Budget(**V3), changes=changes, above=above, **v5)
         elif name in TABLE_VARIANTS:
             agent = SearchAgent(Budget(**budget_args),
                                 **{**common, "prior_weight": TABLE_VARIANTS[name][1]})
