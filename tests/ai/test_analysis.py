@@ -19,6 +19,7 @@ from wizard.ai.agents.random_agent import RandomAgent
 from wizard.ai.analysis import (
     ANALYSIS_SEED,
     BLUNDER,
+    JUDGE_VERSION,
     MISTAKE,
     AnalysisBudget,
     GameRecord,
@@ -27,6 +28,7 @@ from wizard.ai.analysis import (
     analyse_slice,
     build_report,
     decision_points,
+    judge_settings,
 )
 from wizard.ai.search import DEFAULT_BUDGET, Budget, SearchAgent
 from wizard.ai.search.prior import master_prior
@@ -353,3 +355,28 @@ def test_every_decision_is_judged_against_a_legal_master_choice(
     first = analyse_slice(record, sorted(seats), budget, start=0, max_seconds=1e-9).decisions
     rest = analyse_slice(record, sorted(seats), budget, start=len(first)).decisions
     assert first + rest == decisions
+
+
+#: What the judge of `JUDGE_VERSION` 2 (master v5, bot version 7) depends on besides the
+#: record. A stored report of an earlier judge is analysed again when asked for, so a change
+#: to these (or to the search's code) must raise the version: record its settings here then.
+JUDGE_2 = {
+    "budget": {"worlds": 32, "bid_window": 3, "bid_spread": None, "inference": 5.0,
+               "oversample": 8, "plays": 0.3, "min_ess": 0.1},
+    "prior_weight": {"low": 0.5, "high": 0.8, "prior": 0.2, "deals": 64},
+    "networks": {
+        "oi_overall": "b9eee19643584d1966ce51ebcdae055c794dad945c4671334f27af4974828ba7",
+        "oi_immediate": "2d4cb1aa0bca4d7086dc42b4bd0724f760ec1169c68a4948b652c77e039c088a"},
+    "seed": 0, "mistake": 5.0, "blunder": 15.0,
+}
+
+
+def test_the_judge_version_names_what_the_judge_depends_on() -> None:
+    assert JUDGE_VERSION == 2
+    changed = {k: v for k, v in judge_settings().items() if JUDGE_2.get(k) != v}
+    assert not changed, (f"the judge changed ({changed}): raise JUDGE_VERSION in "
+                         "wizard/ai/analysis.py and record its settings here")
+    report = build_report(GameRecord(3, GameOptions(), 1, ()), [0], [],
+                          AnalysisBudget(worlds=1))
+    assert report["seats"][0]["judge"] == JUDGE_VERSION
+

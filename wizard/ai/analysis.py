@@ -40,6 +40,7 @@ the decisions into the per-seat report (rounds, cards, summary).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -59,7 +60,8 @@ from wizard.engine import (
     action_from_dict,
 )
 
-from .oi import OIAgent
+from .oi import IMMEDIATE_NAME, OVERALL_NAME, OIAgent
+from .policy import models_dir
 from .search import (
     DEFAULT_BUDGET,
     TABLE_PRIOR_WEIGHT,
@@ -86,6 +88,17 @@ JUDGE_VERSION = 2
 def by_current_judge(report: dict[str, Any]) -> bool:
     """Whether a stored seat report comes from today's judge (`JUDGE_VERSION`)."""
     return report.get("judge") == JUDGE_VERSION
+
+
+def judge_settings() -> dict[str, Any]:
+    """What the judge's values depend on besides the record: the search's budget, OI's
+    weight read from the table, and the OI networks' files (SHA-256). The tests keep the
+    settings of `JUDGE_VERSION`: a change here without raising it fails them."""
+    files = {name: hashlib.sha256((models_dir() / f"{name}.onnx").read_bytes()).hexdigest()
+             for name in (OVERALL_NAME, IMMEDIATE_NAME)}
+    return {"budget": dataclasses.asdict(DEFAULT_BUDGET),
+            "prior_weight": dataclasses.asdict(TABLE_PRIOR_WEIGHT), "networks": files,
+            "seed": ANALYSIS_SEED, "mistake": MISTAKE, "blunder": BLUNDER}
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,4 +419,5 @@ def build_report(record: GameRecord, seats: Sequence[int], decisions: list[dict[
 
 __all__ = ["ANALYSIS_SEED", "BLUNDER", "JUDGE_VERSION", "MISTAKE", "AnalysisBudget",
            "DecisionPoint", "GameRecord", "Slice", "analyse_decision", "analyse_game",
-           "analyse_slice", "build_report", "by_current_judge", "decision_points"]
+           "analyse_slice", "build_report", "by_current_judge", "decision_points",
+           "judge_settings"]
