@@ -379,4 +379,3 @@ def test_the_judge_version_names_what_the_judge_depends_on() -> None:
     report = build_report(GameRecord(3, GameOptions(), 1, ()), [0], [],
                           AnalysisBudget(worlds=1))
     assert report["seats"][0]["judge"] == JUDGE_VERSION
-
