@@ -178,7 +178,8 @@ def test_dealer_names_the_suit_that_scores_best() -> None:
 # --- shipped-format networks --------------------------------------------------------------
 
 
-def write_random_networks(directory: Path, seed: int = 0, hidden: int = 16) -> Path:
+def write_random_networks(directory: Path, seed: int = 0, hidden: int = 16,
+                          version: int = OI_FEATURE_VERSION) -> Path:
     rng = np.random.default_rng(seed)
     for name, kind in ((OVERALL_NAME, OVERALL_KIND), (IMMEDIATE_NAME, IMMEDIATE_KIND)):
         layers = [
@@ -187,7 +188,7 @@ def write_random_networks(directory: Path, seed: int = 0, hidden: int = 16) -> P
             ((rng.standard_normal((hidden, 1)) * 0.5).astype(np.float32), np.zeros(1, np.float32)),
         ]
         path = export_mlp(layers, directory / f"{name}.onnx", name)
-        card = {"name": name, "kind": kind, "feature_version": OI_FEATURE_VERSION}
+        card = {"name": name, "kind": kind, "feature_version": version}
         path.with_suffix(".json").write_text(json.dumps(card))
     return directory
 
@@ -260,6 +261,32 @@ def test_the_shipped_networks_load() -> None:
         assert p.shape == (3,)
         assert ((p >= 0) & (p <= 1)).all()
     assert isinstance(make_agent("oi"), OIAgent)
+
+
+def test_networks_of_feature_version_1_are_still_served_the_rows_they_learned(
+        tmp_path: Path) -> None:
+    old = load_networks(write_random_networks(tmp_path / "v1", version=1))
+    new = load_networks(write_random_networks(tmp_path / "v2"))
+    game = WizardGame(4, seed=3)
+    while True:  # a decision with a card in the trick
+        player = game.current_player
+        assert player is not None
+        obs = game.observation(player)
+        if obs.phase is Phase.PLAYING and obs.current_trick and len(obs.hand) > 2:
+            break
+        game.apply(player, game.legal_actions()[0])
+    lead = OI_BLOCKS["lead"]
+    rows = {}
+    for version, nets in ((1, old), (2, new)):
+        agent = OIAgent(*nets)
+        assert agent.feature_version == version
+        decision = agent.decide(obs, record=True)
+        assert decision.features is not None
+        rows[version] = decision.features
+    assert not rows[1][:, lead].any()
+    assert (rows[2][:, lead].sum(axis=1) == 1).all()
+    with pytest.raises(ValueError, match="different feature versions"):
+        OIAgent(old[0], new[1])
 
 
 def test_bad_agent_settings_are_refused() -> None:

@@ -17,9 +17,10 @@ from wizard.engine.cards import ALL_CARDS_MASK, ids_of
 
 @settings(max_examples=60, deadline=None)
 @given(players=st.integers(3, 6), seed=st.integers(0, 10_000), round_number=st.integers(1, 10),
-       bids_seen=st.integers(0, 5), hands=st.integers(1, 6))
+       bids_seen=st.integers(0, 5), hands=st.integers(1, 6), version=st.sampled_from([1, 2]))
 def test_every_hand_gets_the_rows_card_features_gives_it(
-        players: int, seed: int, round_number: int, bids_seen: int, hands: int) -> None:
+        players: int, seed: int, round_number: int, bids_seen: int, hands: int,
+        version: int) -> None:
     game = WizardGame(players, seed=seed)
     obs = game.observation(game.current_player)
     rounds = min(round_number, 59 // players)  # the seat's hand when it bid: `rounds` cards
@@ -41,13 +42,13 @@ def test_every_hand_gets_the_rows_card_features_gives_it(
     sit = dataclasses.replace(base, bids=tuple(bids), wanted=tuple(bids),
                               position=min(bids_seen, players - 1),
                               hand=tuple(ids_of(masks[0])), hand_mask=masks[0])
-    rows, exact = bid_features(sit, np.array(masks, np.uint64), turned)
+    rows, exact = bid_features(sit, np.array(masks, np.uint64), turned, version)
     assert rows.shape[0] == hands * rounds
     for i, mask in enumerate(masks):
         hand = tuple(ids_of(mask))
         seen = mask | (1 << turned if turned >= 0 else 0)
         own = dataclasses.replace(sit, hand=hand, hand_mask=mask, unseen=ALL_CARDS_MASK & ~seen)
         block = slice(i * rounds, (i + 1) * rounds)
-        np.testing.assert_array_equal(rows[block], card_features(own, hand))
+        np.testing.assert_array_equal(rows[block], card_features(own, hand, version))
         want = [overall_exact(own, card) for card in hand]
         assert [None if np.isnan(x) else x for x in exact[block]] == want

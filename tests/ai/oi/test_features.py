@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ from wizard.ai.oi.features import (
 )
 from wizard.engine import GameOptions, Phase, PlayCard, WizardGame
 from wizard.engine.cards import ALL_CARDS_MASK
+from wizard.engine.rules import LEAD_FREE, LEAD_NONE, lead_of
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 WIZARD, JESTER = 52, 56
@@ -153,6 +155,40 @@ def test_features_have_the_documented_layout() -> None:
     assert (rows[:, OI_BLOCKS["kind"]].sum(axis=1) == 1).all()
     assert rows[0, OI_BLOCKS["num_players"]].tolist() == [0, 0, 1, 0]
     assert rows[0, OI_BLOCKS["bidding"]].tolist() == [1.0]
+
+
+def test_the_current_trick_reaches_the_networks_from_feature_version_2() -> None:
+    # five players, the third to play: two cards in the trick, two players after me
+    game = WizardGame(5, seed=4)
+    rng = random.Random(4)
+    while True:
+        player = game.current_player
+        assert player is not None
+        obs = game.observation(player)
+        if obs.phase is Phase.PLAYING and len(obs.current_trick) == 2 and obs.round_number > 2:
+            break
+        game.apply(player, rng.choice(game.legal_actions()))
+    situation = situation_of(obs)
+    lead = lead_of(situation.trick)
+    assert lead != LEAD_NONE, "two cards in the trick: something leads"
+    rows = card_features(situation, situation.hand)
+    assert rows[:, OI_BLOCKS["lead"]].sum(axis=1).tolist() == [1.0] * len(situation.hand)
+    assert rows[:, OI_BLOCKS["players_after"]].argmax(axis=1).tolist() == [2] * len(obs.hand)
+    if lead != LEAD_FREE:  # a suit to follow: its unseen ranks
+        unseen = [(situation.unseen >> (13 * lead + r)) & 1 for r in range(13)]
+        assert rows[0, OI_BLOCKS["lead_unseen"]].tolist() == unseen
+    # version 1 (the shipped networks until bot version 7) never showed them
+    old = card_features(situation, situation.hand, 1)
+    for name in ("lead", "lead_unseen", "players_after"):
+        assert not old[:, OI_BLOCKS[name]].any()
+    trick_blocks = slice(OI_BLOCKS["lead"].start, OI_FEATURE_SIZE)
+    same = np.ones(OI_FEATURE_SIZE, bool)
+    same[trick_blocks] = False
+    np.testing.assert_array_equal(old[:, same], rows[:, same])
+    np.testing.assert_array_equal(old[:, OI_BLOCKS["card_vs_trick"]][:, :2],
+                                  rows[:, OI_BLOCKS["card_vs_trick"]][:, :2])
+    with pytest.raises(ValueError, match="feature version 3"):
+        card_features(situation, situation.hand, 3)
 
 
 def test_adjusted_rank_counts_only_unseen_higher_cards() -> None:

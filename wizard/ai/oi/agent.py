@@ -38,6 +38,7 @@ from ..policy import PolicyError, models_dir, read_model_card
 from .features import (
     OI_FEATURE_SIZE,
     OI_FEATURE_VERSION,
+    OI_FEATURE_VERSIONS,
     Situation,
     card_features,
     immediate_exact,
@@ -169,9 +170,12 @@ class OnnxProbabilityNet:
         if card.get("kind") != kind:
             raise PolicyError(f"{self.path.name}: model card kind is {card.get('kind')!r}, "
                               f"expected {kind!r}")
-        if card.get("feature_version") != OI_FEATURE_VERSION:
+        if card.get("feature_version") not in OI_FEATURE_VERSIONS:
             raise PolicyError(f"{self.path.name} uses OI feature version "
-                              f"{card.get('feature_version')}, this build {OI_FEATURE_VERSION}")
+                              f"{card.get('feature_version')}, this build reads "
+                              f"{', '.join(map(str, OI_FEATURE_VERSIONS))}")
+        #: the rows this network reads (`card_features`' ``version``)
+        self.feature_version: int = card["feature_version"]
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -199,6 +203,14 @@ def load_networks(directory: str | os.PathLike[str] | None = None) -> tuple[
     base = Path(directory) if directory is not None else models_dir()
     return (OnnxProbabilityNet(base / f"{OVERALL_NAME}.onnx", OVERALL_KIND),
             OnnxProbabilityNet(base / f"{IMMEDIATE_NAME}.onnx", IMMEDIATE_KIND))
+
+
+def feature_version(net: ProbabilityNet) -> int:
+    """The OI feature version ``net`` reads: its model card's (`OnnxProbabilityNet`), or this
+    build's for a network without one (a trainer's)."""
+    version = getattr(net, "feature_version", OI_FEATURE_VERSION)
+    assert isinstance(version, int)
+    return version
 
 
 def _ask(net: ProbabilityNet, features: npt.NDArray[np.float32]) -> Floats:
@@ -239,6 +251,11 @@ class OIAgent(Agent):
         self.objective = objective
         self.overall = overall
         self.immediate = immediate
+        version = feature_version(overall)
+        if feature_version(immediate) != version:
+            raise ValueError("OI's two networks read different feature versions")
+        #: the rows both networks read (`card_features`' ``version``)
+        self.feature_version = version
         self.exploration = exploration
         self._rng = random.Random(seed)
 
@@ -270,7 +287,7 @@ class OIAgent(Agent):
         require_turn(observation)
         if observation.phase is Phase.BIDDING:
             sit = situation_of(observation)
-            probs, _ = self._overall(sit, card_features(sit, sit.hand))
+            probs, _ = self._overall(sit, card_features(sit, sit.hand, self.feature_version))
             bids = [a.value for a in observation.legal_actions if isinstance(a, Bid)]
             scores = expected_bid_scores(trick_distributions(probs), bids)
             return {bid: float(score) for bid, score in zip(bids, scores, strict=True)}
@@ -280,7 +297,7 @@ class OIAgent(Agent):
                     for a in observation.legal_actions if isinstance(a, ChooseTrump)}
         legal_cards = [a.card.id for a in observation.legal_actions if isinstance(a, PlayCard)]
         sit = situation_of(observation)
-        features = card_features(sit, sit.hand)
+        features = card_features(sit, sit.hand, self.feature_version)
         index_of = {card: i for i, card in enumerate(sit.hand)}
         legal = [index_of[card] for card in legal_cards]
         p_overall, _ = self._overall(sit, features)
@@ -311,7 +328,7 @@ class OIAgent(Agent):
 
     def _bid(self, obs: Observation) -> OIDecision:
         sit = situation_of(obs)
-        features = card_features(sit, sit.hand)
+        features = card_features(sit, sit.hand, self.feature_version)
         probs, asked = self._overall(sit, features)
         bids = [a.value for a in obs.legal_actions if isinstance(a, Bid)]
         scores = expected_bid_scores(trick_distributions(probs), bids)
@@ -326,7 +343,7 @@ class OIAgent(Agent):
         if len(obs.hand) == 1 or (len(legal_cards) == 1 and not record):
             return OIDecision(PLAY_ACTIONS[legal_cards[0]])
         sit = situation_of(obs)
-        features = card_features(sit, sit.hand)
+        features = card_features(sit, sit.hand, self.feature_version)
         index_of = {card: i for i, card in enumerate(sit.hand)}
         legal = [index_of[card] for card in legal_cards]
         p_overall, overall_asked = self._overall(sit, features)
@@ -358,7 +375,8 @@ class OIAgent(Agent):
     def _trump_scores(self, obs: Observation) -> Floats:
         """Per suit 0-3, the hand's expected score at its best bid with that trump."""
         situations = [situation_of(obs, trump=suit) for suit in range(4)]
-        features = np.concatenate([card_features(s, s.hand) for s in situations])
+        version = self.feature_version
+        features = np.concatenate([card_features(s, s.hand, version) for s in situations])
         exact = [overall_exact(s, card) for s in situations for card in s.hand]
         asked = np.array([p is None for p in exact], dtype=np.bool_)
         probs = np.array([0.0 if p is None else p for p in exact])
@@ -393,6 +411,7 @@ __all__ = [
     "OnnxProbabilityNet",
     "ProbabilityNet",
     "expected_bid_scores",
+    "feature_version",
     "load_networks",
     "make_oi_agent",
     "play_values",

@@ -34,7 +34,14 @@ from wizard.engine.cards import (
     WIZARD_MASK,
 )
 
-from .features import OI_BLOCKS, OI_FEATURE_SIZE, Situation, context_row
+from .features import (
+    OI_BLOCKS,
+    OI_FEATURE_SIZE,
+    OI_FEATURE_VERSION,
+    Situation,
+    clear_card_blocks,
+    context_row,
+)
 
 _S = {name: block.start for name, block in OI_BLOCKS.items()}
 #: _BITS13[m] is the 13-bit mask m as 13 floats (rank 1 first), as in the features module
@@ -63,15 +70,17 @@ def hand_cards(masks: npt.NDArray[np.uint64], size: int) -> npt.NDArray[np.int64
     return cards.astype(np.int64)
 
 
-def bid_features(sit: Situation, masks: npt.NDArray[np.uint64], turned: int) -> tuple[
+def bid_features(sit: Situation, masks: npt.NDArray[np.uint64], turned: int,
+                 version: int = OI_FEATURE_VERSION) -> tuple[
         npt.NDArray[np.float32], npt.NDArray[np.float64]]:
     """Feature rows of every card of every hand in ``masks`` (uint64), as ``sit``'s seat bid.
 
     ``sit`` gives what does not depend on the hand (the seat, the bids before
     it, the trump, the round; its ``trick`` must be empty), ``turned`` the
-    turned trump card's id or -1. Returns the rows ``(hands × cards,
-    OI_FEATURE_SIZE)`` in hand order, each hand's cards ascending, and each
-    row's certain p_O (`overall_exact`) or NaN where the network decides.
+    turned trump card's id or -1, ``version`` the networks' feature version.
+    Returns the rows ``(hands × cards, OI_FEATURE_SIZE)`` in hand order, each
+    hand's cards ascending, and each row's certain p_O (`overall_exact`) or NaN
+    where the network decides.
     Raises `ValueError` for a situation with cards in its trick.
     """
     if sit.trick:
@@ -83,7 +92,7 @@ def bid_features(sit: Situation, masks: npt.NDArray[np.uint64], turned: int) -> 
     unseen = np.uint64(ALL_CARDS_MASK) & ~seen
     out = np.empty((hands, size, OI_FEATURE_SIZE), np.float32)
     out[:] = context_row(sit)
-    out[:, :, OI_BLOCKS["kind"].start:] = 0.0
+    clear_card_blocks(out, version)
     # the context's hand-dependent blocks
     trump = sit.trump
     if trump >= 0:

@@ -36,7 +36,12 @@ from wizard.engine.cards import (
 )
 from wizard.engine.rules import LEAD_FREE, LEAD_NONE, lead_of, trick_winner
 
-OI_FEATURE_VERSION = 1
+#: 2: the current trick's blocks (``lead``, ``lead_unseen``, ``players_after``, the third
+#: ``card_vs_trick``) reach the networks; version 1 zeroed them with the card's blocks
+#: (networks of version 1 still read version 1 rows: `card_features`' ``version``)
+OI_FEATURE_VERSION = 2
+#: the feature versions a network may be trained with and still be served
+OI_FEATURE_VERSIONS = (1, 2)
 MAX_SEATS = 6
 MAX_HAND = 20
 SEAT_FEATURES = 9
@@ -84,6 +89,8 @@ OI_BLOCKS: dict[str, slice] = _slices()
 OI_FEATURE_SIZE: int = sum(size for _, size in _LAYOUT)
 _S = {name: s.start for name, s in OI_BLOCKS.items()}
 CONTEXT_SIZE = _S["kind"]
+#: the blocks of the card itself (the context's come before, the trick's after)
+CARD_BLOCKS = slice(_S["kind"], _S["lead"])
 
 #: _BITS13[m] is the 13-bit mask m as 13 floats (rank 1 first)
 _BITS13: npt.NDArray[np.float32] = (
@@ -231,8 +238,25 @@ def unseen_beaters(sit: Situation, card: int) -> int:
     return count
 
 
-def card_features(sit: Situation, cards: Sequence[int]) -> npt.NDArray[np.float32]:
+def clear_card_blocks(rows: npt.NDArray[np.float32], version: int) -> None:
+    """Zero the blocks of ``rows`` (``(..., OI_FEATURE_SIZE)``, copies of `context_row`) that
+    each card fills in: its own and its standing in the trick; in ``version`` 1 the
+    trick's blocks too. Raises `ValueError` for a version no network is served with."""
+    if version not in OI_FEATURE_VERSIONS:
+        raise ValueError(f"OI feature version {version!r} is not one of {OI_FEATURE_VERSIONS}")
+    if version == 1:
+        rows[..., CONTEXT_SIZE:] = 0.0
+        return
+    rows[..., CARD_BLOCKS] = 0.0
+    rows[..., _S["card_vs_trick"]:_S["card_vs_trick"] + 2] = 0.0
+
+
+def card_features(sit: Situation, cards: Sequence[int],
+                  version: int = OI_FEATURE_VERSION) -> npt.NDArray[np.float32]:
     """Feature rows ``(len(cards), OI_FEATURE_SIZE)`` of ``cards`` in situation ``sit``.
+
+    ``version`` 1 gives the rows networks of feature version 1 were trained on (the
+    trick's blocks all zero).
 
     >>> from wizard.engine import WizardGame
     >>> game = WizardGame(4, seed=1)
@@ -242,7 +266,7 @@ def card_features(sit: Situation, cards: Sequence[int]) -> npt.NDArray[np.float3
     """
     out = np.empty((len(cards), OI_FEATURE_SIZE), dtype=np.float32)
     out[:] = context_row(sit)
-    out[:, CONTEXT_SIZE:] = 0.0
+    clear_card_blocks(out, version)
     wizards = (sit.hand_mask & WIZARD_MASK).bit_count() / 4.0
     jesters = (sit.hand_mask & JESTER_MASK).bit_count() / 4.0
     lead = lead_of(sit.trick)
@@ -320,5 +344,6 @@ def overall_exact(sit: Situation, card: int) -> float | None:
     return None
 
 
-__all__ = ["OI_BLOCKS", "OI_FEATURE_SIZE", "OI_FEATURE_VERSION", "Situation", "card_features",
-           "context_row", "immediate_exact", "overall_exact", "situation_of", "unseen_beaters"]
+__all__ = ["CARD_BLOCKS", "OI_BLOCKS", "OI_FEATURE_SIZE", "OI_FEATURE_VERSION",
+           "OI_FEATURE_VERSIONS", "Situation", "card_features", "clear_card_blocks", "context_row",
+           "immediate_exact", "overall_exact", "situation_of", "unseen_beaters"]

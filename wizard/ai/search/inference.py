@@ -44,7 +44,7 @@ from wizard.engine import Observation, ids_of
 from wizard.engine.cards import ALL_CARDS_MASK
 from wizard.engine.rules import round_score
 
-from ..oi.agent import ProbabilityNet, trick_distributions
+from ..oi.agent import ProbabilityNet, feature_version, trick_distributions
 from ..oi.batch import bid_features
 from ..oi.features import Situation
 from .plays import PlayInference
@@ -143,6 +143,7 @@ class BidInference:
         if not 0.0 <= min_ess <= 1.0:
             raise ValueError(f"min_ess must be within 0-1, got {min_ess!r}")
         self.overall = overall
+        self.version = feature_version(overall)
         self.temperature = temperature
         self.min_ess = min_ess
 
@@ -172,7 +173,7 @@ class BidInference:
                 bidding=True, position=b.place, bids=b.bids_before, wanted=b.bids_before,
                 played_now=(False,) * n, round_number=rounds,
                 cards_in_other_hands=(n - 1) * rounds)
-            features, exact = bid_features(sit, masks, turned)
+            features, exact = bid_features(sit, masks, turned, self.version)
             asked = np.isnan(exact)
             if asked.any():
                 out = self.overall(np.ascontiguousarray(features[asked]))
