@@ -1,4 +1,4 @@
-"""The batched bid-time features are `card_features`'s, row for row, for many hands at once."""
+"""The batched features are `card_features`'s, row for row, for many hands at once."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wizard.ai.oi.batch import bid_features
-from wizard.ai.oi.features import card_features, overall_exact, situation_of
+from wizard.ai.oi.batch import bid_features, hand_features
+from wizard.ai.oi.features import card_features, immediate_exact, overall_exact, situation_of
 from wizard.engine import WizardGame
 from wizard.engine.cards import ALL_CARDS_MASK, ids_of
 
@@ -52,3 +52,37 @@ def test_every_hand_gets_the_rows_card_features_gives_it(
         np.testing.assert_array_equal(rows[block], card_features(own, hand, version))
         want = [overall_exact(own, card) for card in hand]
         assert [None if np.isnan(x) else x for x in exact[block]] == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=st.integers(3, 6), seed=st.integers(0, 10_000), moves=st.integers(0, 400),
+       hands=st.integers(1, 5), version=st.sampled_from([1, 2]))
+def test_every_hand_in_a_trick_gets_the_rows_and_exact_cases_card_features_gives_it(
+        players: int, seed: int, moves: int, hands: int, version: int) -> None:
+    game = WizardGame(players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):  # somewhere in a game: bidding or playing, any trick
+        player = game.current_player
+        if player is None:
+            break
+        game.apply(player, rng.choice(game.legal_actions()))
+    player = game.current_player
+    if player is None:
+        return
+    obs = game.observation(player)
+    sit = situation_of(obs)
+    seen = ALL_CARDS_MASK & ~sit.unseen & ~sit.hand_mask
+    # other hands of the same size from the cards the seat cannot see
+    free = ids_of(sit.unseen | sit.hand_mask)
+    masks = [sit.hand_mask]
+    for _ in range(hands - 1):
+        masks.append(sum(1 << c for c in rng.sample(free, len(sit.hand))))
+    rows, overall, immediate = hand_features(sit, np.array(masks, np.uint64), seen, version)
+    for i, mask in enumerate(masks):
+        hand = tuple(ids_of(mask))
+        own = dataclasses.replace(sit, hand=hand, hand_mask=mask,
+                                  unseen=ALL_CARDS_MASK & ~(mask | seen))
+        np.testing.assert_array_equal(rows[i], card_features(own, hand, version))
+        got = [[None if np.isnan(x) else x for x in row] for row in (overall[i], immediate[i])]
+        assert got == [[overall_exact(own, c) for c in hand],
+                       [immediate_exact(own, c) for c in hand]]

@@ -27,12 +27,14 @@ from wizard.engine.cards import (
     ALL_CARDS_MASK,
     CARD_RANK,
     CARD_SUIT,
+    FIRST_JESTER,
     FIRST_WIZARD,
     JESTER_MASK,
     NUM_CARDS,
     SUIT_MASKS,
     WIZARD_MASK,
 )
+from wizard.engine.rules import lead_of, trick_winner
 
 from .features import (
     OI_BLOCKS,
@@ -85,11 +87,27 @@ def bid_features(sit: Situation, masks: npt.NDArray[np.uint64], turned: int,
     """
     if sit.trick:
         raise ValueError("bid-time features need an empty trick")
+    seen = 1 << turned if turned >= 0 else 0
+    rows, overall, _ = hand_features(sit, masks, seen, version)
+    return rows.reshape(-1, OI_FEATURE_SIZE), overall.reshape(-1)
+
+
+def hand_features(sit: Situation, masks: npt.NDArray[np.uint64], seen: int,
+                  version: int = OI_FEATURE_VERSION) -> tuple[
+        npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """`card_features` of every card of every hand in ``masks``, in ``sit``'s situation.
+
+    ``sit`` gives what does not depend on the hand (the seat, bids, tricks
+    wanted, the trick, the round); ``seen`` the cards outside the hand that the
+    seat has seen (played this round, the turned trump card). Every hand has
+    ``len(sit.hand)`` cards. Returns the rows ``(hands, cards, OI_FEATURE_SIZE)``,
+    each hand's cards ascending, and per card its certain p_O (`overall_exact`)
+    and p_I (`immediate_exact`), NaN where the network decides.
+    """
     size = len(sit.hand)
     hands = len(masks)
     cards = hand_cards(masks, size)  # (hands, size)
-    seen = masks | (np.uint64(1 << turned) if turned >= 0 else np.uint64(0))
-    unseen = np.uint64(ALL_CARDS_MASK) & ~seen
+    unseen = np.uint64(ALL_CARDS_MASK) & ~(masks | np.uint64(seen))
     out = np.empty((hands, size, OI_FEATURE_SIZE), np.float32)
     out[:] = context_row(sit)
     clear_card_blocks(out, version)
@@ -111,13 +129,20 @@ def bid_features(sit: Situation, masks: npt.NDArray[np.uint64], turned: int,
     unseen_count = _count(unseen)
     out[:, :, _S["unseen_in_hands"]] = np.where(
         unseen_count > 0, sit.cards_in_other_hands / np.maximum(unseen_count, 1), 0.0)[:, None]
+    lead = lead_of(sit.trick)
+    if version >= 2 and 0 <= lead < 4:
+        start = _S["lead_unseen"]
+        out[:, :, start:start + 13] = _BITS13[((unseen >> np.uint64(13 * lead)) & _13)
+                                              .astype(np.int64)][:, None, :]
     out[:, :, _S["own_specials"]] = (_count(masks & np.uint64(WIZARD_MASK)) / 4.0)[:, None]
     out[:, :, _S["own_specials"] + 1] = (_count(masks & np.uint64(JESTER_MASK)) / 4.0)[:, None]
-    out[:, :, _S["card_vs_trick"] + 1] = 1.0  # a card alone in a trick holds it
+    trick = sit.trick
+    wins = np.array([trick_winner((*trick, c), trump) == len(trick) for c in range(NUM_CARDS)])
+    out[:, :, _S["card_vs_trick"] + 1] = wins[cards]
     # the cards: wizards and jesters only have their kind
     h_index, c_index = np.indices((hands, size))
-    wizard = (cards >= FIRST_WIZARD) & (cards < FIRST_WIZARD + 4)
-    jester = cards >= FIRST_WIZARD + 4
+    wizard = (cards >= FIRST_WIZARD) & (cards < FIRST_JESTER)
+    jester = cards >= FIRST_JESTER
     number = ~(wizard | jester)
     out[wizard, _S["kind"]] = 1.0
     out[jester, _S["kind"] + 1] = 1.0
@@ -125,6 +150,7 @@ def bid_features(sit: Situation, masks: npt.NDArray[np.uint64], turned: int,
     rank = _RANK[cards]
     out[number & (suit == trump), _S["kind"] + 2] = 1.0
     out[number & (suit != trump), _S["kind"] + 3] = 1.0
+    out[number & (suit == lead), _S["card_vs_trick"]] = 1.0
     hi, ci = h_index[number], c_index[number]
     suit_n, rank_n = suit[number], rank[number]
     unseen_n = unseen[hi]
@@ -139,11 +165,41 @@ def bid_features(sit: Situation, masks: npt.NDArray[np.uint64], turned: int,
     if trump >= 0:
         beaters += np.where(suit_n != trump, _count(unseen_n & _SUIT_MASKS[trump]), 0)
     out[hi, ci, _S["beaters"] + _BUCKET[beaters]] = 1.0
-    # certain p_O: a jester when too few jesters are unseen for a trick of jesters
-    exact = np.full((hands, size), np.nan)
+    immediate = _immediate_exact(sit, cards, unseen, wins, number, hi, ci, beaters)
+    # certain p_O: a jester when too few jesters are unseen for a trick of jesters; the
+    # last card in hand while playing takes a trick only if it takes this one
+    last = not sit.bidding and size == 1
+    overall = immediate.copy() if last else np.full((hands, size), np.nan)
     few = _count(unseen & np.uint64(JESTER_MASK)) < sit.num_players - 1
-    exact[jester & few[:, None]] = 0.0
-    return out.reshape(hands * size, OI_FEATURE_SIZE), exact.reshape(-1)
+    overall[jester & few[:, None]] = 0.0
+    return out, overall, immediate
 
 
-__all__ = ["bid_features", "hand_cards"]
+def _immediate_exact(sit: Situation, cards: npt.NDArray[np.int64],
+                     unseen: npt.NDArray[np.uint64], wins: npt.NDArray[np.bool_],
+                     number: npt.NDArray[np.bool_], hi: npt.NDArray[np.int64],
+                     ci: npt.NDArray[np.int64],
+                     beaters: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """`immediate_exact` of every card of every hand (NaN: the network decides)."""
+    out = np.full(cards.shape, np.nan)
+    if any(FIRST_WIZARD <= c < FIRST_JESTER for c in sit.trick):
+        out[:] = 0.0  # a wizard holds the trick
+        return out
+    after = sit.players_after
+    out[(cards >= FIRST_WIZARD) & (cards < FIRST_JESTER)] = 1.0
+    jester = cards >= FIRST_JESTER
+    if sit.trick:
+        out[jester] = 0.0
+    else:
+        only_jesters = (unseen & ~np.uint64(JESTER_MASK)) == 0
+        too_few = _count(unseen & np.uint64(JESTER_MASK)) < after
+        out[jester & too_few[:, None]] = 0.0
+        out[jester & only_jesters[:, None]] = 1.0
+    loses = number & ~wins[cards]
+    out[loses] = 0.0
+    certain = ~wins[cards[hi, ci]] | (after == 0) | (beaters == 0)
+    out[hi[certain], ci[certain]] = np.where(wins[cards[hi, ci]][certain], 1.0, 0.0)
+    return out
+
+
+__all__ = ["bid_features", "hand_cards", "hand_features"]
