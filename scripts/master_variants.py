@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from dataclasses import asdict
@@ -20,18 +21,31 @@ from typing import Any
 
 import numpy as np
 
+from wizard.ai.agents.heuristic import expected_tricks
 from wizard.ai.encoding import ActionSpace, encode_observation
 from wizard.ai.evaluate import evaluate
 from wizard.ai.levels.calibrate import calibrate_pair
 from wizard.ai.lookahead import after_card
 from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
 from wizard.ai.registry import register_agent
-from wizard.ai.search import Budget, SearchAgent, blend, pimc
+from wizard.ai.search import Budget, SearchAgent, blend, inference, pimc
+from wizard.ai.search.oi_plays import OIPlayInference
 from wizard.ai.search.pimc import TABLE_PRIOR_WEIGHT
 from wizard.ai.search.prior import load_prior, master_prior
-from wizard.ai.search.rollout import heuristic_card, rollout_score
+from wizard.ai.search.refine import refined_deals
+from wizard.ai.search.rollout import closest_bid, heuristic_card, rollout_score
 from wizard.ai.search.table import TableWeight, weight_at
-from wizard.engine import PLAY_BASE, Bid, Observation, Phase, PlayCard, WizardGame, action_index
+from wizard.ai.search.worlds import world_core
+from wizard.engine import (
+    PLAY_BASE,
+    Bid,
+    Observation,
+    Phase,
+    PlayCard,
+    WizardGame,
+    action_index,
+    ids_of,
+)
 from wizard.engine.core import ROUND_DONE
 from wizard.engine.rules import round_score
 
@@ -116,6 +130,147 @@ class LooseAgent(SearchAgent):
         applies = reading > 0.65 if self.above else reading <= 0.6
         self.budget = self.changed if applies else self.usual
         return super().action_scores(observation)
+
+
+#: name -> (the error of OI's play as the model of the other seats' plays, whether only where
+#: the table reads "not like the heuristic" (OI's weight above 0.65)); master v5 otherwise
+OI_PLAY_VARIANTS: dict[str, tuple[float, bool]] = {
+    "oiplays": (0.1, True), "oiplaysall": (0.1, False), "oiplays03": (0.03, True)}
+
+
+class OIPlayAgent(SearchAgent):
+    """Master v5 whose play inference reads the plays with OI's play as the model
+    (`wizard.ai.search.oi_plays`) where `OI_PLAY_VARIANTS` says."""
+
+    def __init__(self, *args: Any, error: float, gated: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.error, self.gated = error, gated
+
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        prior = self.prior
+        applies = observation.phase is Phase.PLAYING and prior is not None and not (
+            self.gated and TABLE_PRIOR_WEIGHT.weight(observation, self.seed) <= 0.65)
+        if not applies:
+            return super().action_scores(observation)
+        model = OIPlayInference(prior.overall, prior.immediate, self.error)
+        usual = pimc.PlayInference
+        pimc.PlayInference = lambda error: model  # type: ignore[assignment,misc]
+        try:
+            return super().action_scores(observation)
+        finally:
+            pimc.PlayInference = usual  # type: ignore[misc]
+
+
+class HeuristicBids:
+    """The other seats' bids under the heuristic's bid (`heuristic_bid`'s rule: the legal bid
+    closest to `expected_tricks` of the hand it bid with), softened by ``error``."""
+
+    def __init__(self, error: float) -> None:
+        self.error = error
+
+    def log_likelihoods(self, observation: Observation, deals: Any) -> list[float]:
+        bidders = inference._bidders(observation)
+        if not bidders:
+            return [0.0] * len(deals)
+        trump = observation.trump_suit.index if observation.trump_suit is not None else -1
+        n = observation.num_players
+        memo: dict[tuple[int, int], float] = {}
+        out = []
+        for hands in deals:
+            total = 0.0
+            for b in bidders:
+                hand = hands[b.seat] | b.gone
+                score = memo.get((b.seat, hand))
+                if score is None:
+                    legal = sum(1 << x for x in b.legal)
+                    guess = closest_bid(expected_tricks(ids_of(hand), trump, n), legal)
+                    score = (math.log(1 - self.error) if guess == b.bid
+                             else math.log(self.error / (len(b.legal) - 1)))
+                    memo[(b.seat, hand)] = score
+                total += score
+            out.append(total)
+        return out
+
+
+class HeuristicEvidence:
+    """`Evidence` with the heuristic's bids instead of OI's."""
+
+    def __init__(self, bids: HeuristicBids, plays: Any, min_ess: float) -> None:
+        self.bids, self.plays, self.min_ess = bids, plays, min_ess
+
+    def log_weights(self, observation: Observation, deals: Any) -> list[float]:
+        total = self.bids.log_likelihoods(observation, deals)
+        if self.plays is not None:
+            total = [a + b for a, b in zip(
+                total, self.plays.log_likelihoods(observation, deals), strict=True)]
+        return inference.temper(total, self.min_ess)
+
+
+#: name -> (bid error, play error, oversample, min_ess) of the heuristic's model of bids and
+#: plays where the table reads like the heuristic (OI's weight at most 0.6); v5 otherwise
+HEURISTIC_MODEL_VARIANTS: dict[str, tuple[float, float, int, float]] = {
+    "hsharp": (0.05, 0.05, 32, 0.03), "hsharp16": (0.05, 0.05, 16, 0.05)}
+
+
+class HeuristicModelAgent(SearchAgent):
+    """Master v5 whose worlds, where the table reads like the heuristic, are weighed by the
+    heuristic's bids and plays, sharply, among more candidates."""
+
+    def __init__(self, *args: Any, model: tuple[float, float, int, float],
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.usual = self.budget
+        bid_error, play_error, oversample, min_ess = model
+        self.bid_error = bid_error
+        self.changed = Budget(**{**V3, "plays": play_error, "oversample": oversample,
+                                 "min_ess": min_ess})
+
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        if TABLE_PRIOR_WEIGHT.weight(observation, self.seed) > 0.6:
+            self.budget = self.usual
+            return super().action_scores(observation)
+        self.budget = self.changed
+        usual = pimc.Evidence
+        error = self.bid_error
+        pimc.Evidence = lambda bids, plays, min_ess: HeuristicEvidence(  # type: ignore
+            HeuristicBids(error), plays, min_ess)
+        try:
+            return super().action_scores(observation)
+        finally:
+            pimc.Evidence = usual  # type: ignore[misc]
+
+
+#: name -> swaps per world (`wizard.ai.search.refine`, the heuristic's model at errors 0.05,
+#: 8 candidates a world, tempering floor 0.03) where the table reads like the heuristic
+REFINE_VARIANTS: dict[str, int] = {"refine30": 30, "refine100": 100}
+
+
+class RefineAgent(SearchAgent):
+    """Master v5 whose worlds, where the table reads like the heuristic (OI's weight at most
+    0.6), are refined by swaps under the heuristic's model of bids and plays."""
+
+    def __init__(self, *args: Any, steps: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.steps = steps
+
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        if TABLE_PRIOR_WEIGHT.weight(observation, self.seed) > 0.6:
+            return super().action_scores(observation)
+        usual = pimc._worlds
+        steps = self.steps
+
+        def worlds(obs: Observation, budget: Budget, seed: int, what: str,
+                   bid_model: Any) -> list[Any]:
+            deals = refined_deals(obs, budget.worlds, pimc._rng(obs, seed, what),
+                                  bid_error=0.05, play_error=0.05, oversample=8,
+                                  min_ess=0.03, steps=steps)
+            return [world_core(obs, d) for d in deals]
+
+        pimc._worlds = worlds  # type: ignore[assignment]
+        try:
+            return super().action_scores(observation)
+        finally:
+            pimc._worlds = usual  # type: ignore[assignment]
 
 
 class RestAgent(SearchAgent):
@@ -224,6 +379,19 @@ class EndgameAgent(RestAgent):
 
 
 def settings(name: str) -> tuple[dict[str, Any], Any]:
+    if name in REFINE_VARIANTS:
+        return {**V3, "where": {"at most 0.6": {
+            "refine": {"steps": REFINE_VARIANTS[name], "heuristic bids": 0.05, "plays": 0.05,
+                       "oversample": 8, "min_ess": 0.03}}}}, asdict(TABLE_PRIOR_WEIGHT)
+    if name in HEURISTIC_MODEL_VARIANTS:
+        bid_error, play_error, oversample, min_ess = HEURISTIC_MODEL_VARIANTS[name]
+        return {**V3, "where": {"at most 0.6": {
+            "heuristic bids": bid_error, "plays": play_error, "oversample": oversample,
+            "min_ess": min_ess}}}, asdict(TABLE_PRIOR_WEIGHT)
+    if name in OI_PLAY_VARIANTS:
+        error, gated = OI_PLAY_VARIANTS[name]
+        return {**V3, "oi_plays": {"error": error, "where": "above 0.65" if gated else "always"}
+                }, asdict(TABLE_PRIOR_WEIGHT)
     if name in ENDGAME_VARIANTS:
         return {**V3, "endgame": ENDGAME_VARIANTS[name]}, asdict(TABLE_PRIOR_WEIGHT)
     if name in OI_TRICK_VARIANTS:
@@ -340,6 +508,14 @@ def register(name: str) -> str:
             scorer = MeanScorer(prior, PolicyScorer(
                 cards=name != "polbids", file=POLICY_FILES.get(name, "default-v3.onnx")))
             agent = SearchAgent(Budget(**budget_args), **{**common, "prior": scorer})
+        elif name in REFINE_VARIANTS:
+            agent = RefineAgent(Budget(**V3), steps=REFINE_VARIANTS[name], **v5)
+        elif name in HEURISTIC_MODEL_VARIANTS:
+            agent = HeuristicModelAgent(Budget(**V3), model=HEURISTIC_MODEL_VARIANTS[name],
+                                        **v5)
+        elif name in OI_PLAY_VARIANTS:
+            error, gated = OI_PLAY_VARIANTS[name]
+            agent = OIPlayAgent(Budget(**V3), error=error, gated=gated, **v5)
         elif name in ENDGAME_VARIANTS:
             agent = EndgameAgent(Budget(**V3), cards=ENDGAME_VARIANTS[name], **v5)
         elif name in OI_TRICK_VARIANTS:
@@ -368,7 +544,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", required=True, help="comma-separated: "
                         + ", ".join([*VARIANTS, *POLICY_VARIANTS, *PHASE_VARIANTS,
                                      *TABLE_VARIANTS, *LOOSE_VARIANTS, *OI_TRICK_VARIANTS,
-                                     *ENDGAME_VARIANTS]))
+                                     *ENDGAME_VARIANTS, *OI_PLAY_VARIANTS,
+                                     *HEURISTIC_MODEL_VARIANTS, *REFINE_VARIANTS]))
     parser.add_argument("--against", default="search-v1")
     parser.add_argument("--table", default=None,
                         help="instead of head to head: the variant at a table of these agents, "

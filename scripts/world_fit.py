@@ -4,9 +4,10 @@
 Positions are taken from games of four ``--players`` (card decisions of any seat in
 rounds 3–12, each kept with probability 0.15). At each, ``--worlds`` worlds are drawn
 per variant (uniform, weighted by the bids, by the bids and the plays at several error
-shares); for every other seat and every card it may hold, the share of worlds giving
-it that card (smoothed by ½) is scored against where the card really is. Printed: the
-mean log loss per position (lower is better) per variant, as a Markdown table.
+shares, with the heuristic or OI as the model of a play); for every other seat and every
+card it may hold, the share of worlds giving it that card (smoothed by ½) is scored
+against where the card really is. Printed: the mean log loss per position (lower is
+better) per variant, as a Markdown table.
 
     scripts/world_fit.py --players oi --seeds 1000-1005
 """
@@ -21,6 +22,7 @@ from collections.abc import Callable
 
 from wizard.ai.registry import make_agent
 from wizard.ai.search.inference import BID_TEMPERATURE, MIN_ESS, BidInference, Evidence
+from wizard.ai.search.oi_plays import OIPlayInference
 from wizard.ai.search.plays import PlayInference
 from wizard.ai.search.prior import master_prior
 from wizard.ai.search.worlds import Knowledge, Weigh, sample_worlds
@@ -70,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worlds", type=int, default=32)
     parser.add_argument("--errors", default="0.1,0.2,0.3,0.5",
                         help="the play model's error shares to try")
+    parser.add_argument("--oi-errors", default="",
+                        help="error shares of OI's play as the model (wizard.ai.search.oi_plays)")
     parser.add_argument("--oversample", type=int, default=4,
                         help="candidate deals drawn per kept world")
     parser.add_argument("--min-ess", type=float, default=MIN_ESS,
@@ -89,6 +93,11 @@ def main(argv: list[str] | None = None) -> int:
         variants[f"bids + plays (error {error:g})"] = (
             lambda e=error: Evidence(  # type: ignore[misc]
                 bids, PlayInference(e), args.min_ess).log_weights)
+    for error in (float(x) for x in args.oi_errors.split(",") if x):
+        variants[f"bids + OI's plays (error {error:g})"] = (
+            lambda e=error: Evidence(  # type: ignore[misc]
+                bids, OIPlayInference(prior.overall, prior.immediate, e),
+                args.min_ess).log_weights)
     found = positions(args.players, range(first, last + 1), 0.15)
     print(f"{len(found)} positions from games of four {args.players} players, "
           f"seeds {args.seeds}, {args.worlds} worlds of {args.worlds * args.oversample} "

@@ -72,6 +72,7 @@ from .search import (
     card_values,
     trump_values,
 )
+from .search.pimc import HEURISTIC_TABLE, REFINE_ERROR, REFINE_MIN_ESS
 from .search.table import weight_at
 
 #: the seed of the analysis' worlds (with the position: see `wizard.ai.search`)
@@ -80,9 +81,10 @@ MISTAKE = 5.0  # expected points lost from which a decision is a "mistake"
 BLUNDER = 15.0  # ... and a "blunder"
 #: The judge a report comes from (each seat's ``"judge"``): raised whenever the values a
 #: report holds change (the search's budget, OI's weight, the networks). 2: master v5's
-#: search and blend (bot version 7); a stored report without the field was made before
-#: it existed, by an earlier judge. A server analyses such a seat again when asked.
-JUDGE_VERSION = 2
+#: search and blend (bot version 7); 3: master v6's (bot version 8, its worlds refined
+#: where the table reads like the heuristic); a stored report without the field was made
+#: before it existed, by an earlier judge. A server analyses such a seat again when asked.
+JUDGE_VERSION = 3
 
 
 def by_current_judge(report: dict[str, Any]) -> bool:
@@ -98,6 +100,8 @@ def judge_settings() -> dict[str, Any]:
              for name in (OVERALL_NAME, IMMEDIATE_NAME)}
     return {"budget": dataclasses.asdict(DEFAULT_BUDGET),
             "prior_weight": dataclasses.asdict(TABLE_PRIOR_WEIGHT), "networks": files,
+            "refine": {"table": HEURISTIC_TABLE, "error": REFINE_ERROR,
+                       "min_ess": REFINE_MIN_ESS},
             "seed": ANALYSIS_SEED, "mistake": MISTAKE, "blunder": BLUNDER}
 
 

@@ -20,6 +20,7 @@ from .search import (
     EARLIER_PRIOR_WEIGHT,
     PRIOR_WEIGHT,
     TABLE_PRIOR_WEIGHT,
+    V3_BUDGET,
     Budget,
     PriorWeight,
     SearchAgent,
@@ -72,11 +73,12 @@ def _make_search_v1(seed: int | None = None, **_: object) -> Agent:
     return agent
 
 
-def _earlier_master(name: str, budget: Budget, weight: float = EARLIER_PRIOR_WEIGHT
+def _earlier_master(name: str, budget: Budget, weight: PriorWeight = EARLIER_PRIOR_WEIGHT
                     ) -> AgentFactory:
     """A master before the current one, kept to measure against: ``search-v2`` (worlds
     weighted by the bids only, OI's values at 0.5), ``search-v3`` (by the bids and card
-    plays; bot versions 3-5) and ``search-v4`` (OI's values at 0.8; bot version 6)."""
+    plays; bot versions 3-5), ``search-v4`` (OI's values at 0.8; bot version 6) and
+    ``search-v5`` (OI's weight read from the table; bot version 7)."""
 
     def factory(seed: int | None = None, **_: object) -> Agent:
         prior = master_prior()
@@ -107,8 +109,9 @@ _REGISTRY: dict[str, AgentFactory] = {
     "search": _make_search,
     "search-v1": _make_search_v1,
     "search-v2": _earlier_master("search-v2", master_budget(32, 2)),
-    "search-v3": _earlier_master("search-v3", DEFAULT_BUDGET),
-    "search-v4": _earlier_master("search-v4", DEFAULT_BUDGET, PRIOR_WEIGHT),
+    "search-v3": _earlier_master("search-v3", V3_BUDGET),
+    "search-v4": _earlier_master("search-v4", V3_BUDGET, PRIOR_WEIGHT),
+    "search-v5": _earlier_master("search-v5", V3_BUDGET, TABLE_PRIOR_WEIGHT),
     **{f"bot:{level}": _make_level(level) for level in ("easy", "medium", "hard", "master")},
     "oi": _make_oi,
 }

@@ -7,7 +7,11 @@
 - `inference`: worlds weighted by how well they explain the other seats' bids
   (and, with `Evidence`, their card plays: `plays`);
 - `plays`: the likelihood of the other seats' card plays under the heuristic;
-- `table`: how much the master trusts OI over its search, read from how the others play.
+- `table`: how much the master trusts OI over its search, read from how the others play;
+- `refine`: worlds walked by card swaps toward hands that explain the heuristic's bids and
+  plays (master v6, where the table reads like the heuristic);
+- `oi_plays`: the likelihood of the card plays under OI's play (measured, not used by a
+  bot: docs/measurements/ai.md).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from .pimc import (
     EARLIER_PRIOR_WEIGHT,
     PRIOR_WEIGHT,
     TABLE_PRIOR_WEIGHT,
+    V3_BUDGET,
     BidValue,
     Budget,
     Scorer,
@@ -34,6 +39,6 @@ from .prior import blended_values, load_prior, master_prior
 from .table import PriorWeight, TableWeight
 
 __all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "PRIOR_WEIGHT", "TABLE_PRIOR_WEIGHT",
-           "BidValue", "Budget", "PriorWeight", "Scorer", "SearchAgent", "TableWeight",
+           "V3_BUDGET", "BidValue", "Budget", "PriorWeight", "Scorer", "SearchAgent", "TableWeight",
            "action_values", "bid_values", "blend", "blended_values", "card_values", "load_prior",
            "master_budget", "master_prior", "master_prior_weight", "pick", "trump_values"]

@@ -47,7 +47,7 @@ from wizard.engine.rules import round_score
 from ..oi.agent import ProbabilityNet, feature_version, trick_distributions
 from ..oi.batch import bid_features
 from ..oi.features import Situation
-from .plays import PlayInference
+from .plays import PlayModel
 from .worlds import played_by_seat
 
 #: the softmax temperature of a seat's bid, in round points (2–5 placed the hidden cards
@@ -194,10 +194,11 @@ class BidInference:
 
 class Evidence:
     """Log weights of candidate worlds from everything the other seats showed: their bids
-    (`BidInference`) and, with ``plays``, their card plays (`wizard.ai.search.plays`),
+    (`BidInference`) and, with ``plays``, their card plays (`wizard.ai.search.plays`,
+    `wizard.ai.search.oi_plays`),
     summed and tempered together (``min_ess``)."""
 
-    def __init__(self, bids: BidInference, plays: PlayInference | None = None,
+    def __init__(self, bids: BidInference, plays: PlayModel | None = None,
                  min_ess: float = MIN_ESS) -> None:
         self.bids = bids
         self.plays = plays

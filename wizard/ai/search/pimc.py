@@ -54,9 +54,10 @@ from ..agents.heuristic import HeuristicAgent, expected_tricks
 from ..oi.agent import ProbabilityNet
 from .inference import BID_TEMPERATURE, MIN_ESS, BidInference, Evidence
 from .plays import PLAY_ERROR, PlayInference
+from .refine import refined_deals
 from .rollout import finish_round, rollout_score
 from .table import PriorWeight, TableWeight, weight_at
-from .worlds import sample_worlds
+from .worlds import sample_worlds, world_core
 
 PLAY_BASE = 21
 TRUMP_BASE = 81
@@ -69,6 +70,14 @@ EARLIER_PRIOR_WEIGHT = 0.5
 #: seats play like the search's heuristic rollouts, `PRIOR_WEIGHT` where they do not
 #: (`wizard.ai.search.table`; docs/measurements/ai.md#reading-the-table)
 TABLE_PRIOR_WEIGHT = TableWeight(low=EARLIER_PRIOR_WEIGHT, high=PRIOR_WEIGHT, prior=0.2)
+#: `Budget.refine` applies where OI's weight read from the table is at most this: the
+#: other seats' plays read like the heuristic's
+HEURISTIC_TABLE = 0.6
+#: the heuristic's model of a bid and of a play where the worlds are refined: the share
+#: left to other choices (docs/measurements/ai.md#the-hidden-cards-ceiling-and-card-swaps)
+REFINE_ERROR = 0.05
+#: the tempering floor of the refined worlds' starting deals
+REFINE_MIN_ESS = 0.03
 
 
 class Scorer(Protocol):
@@ -90,7 +99,12 @@ class Budget:
     ``inference``, the other seats' card plays weigh the worlds too, under the
     heuristic with this error share (`wizard.ai.search.plays`); ``min_ess``: the
     weights are tempered to keep this share of the candidates as effective
-    samples (`wizard.ai.search.inference.temper`). ``bid_spread``: the
+    samples (`wizard.ai.search.inference.temper`). ``refine``: with ``inference``,
+    where the table reads like the heuristic (OI's weight at most `HEURISTIC_TABLE`,
+    `wizard.ai.search.table`), the worlds are weighed by the heuristic's bids and plays
+    instead (`REFINE_ERROR`, tempered to `REFINE_MIN_ESS`) and each walks this many
+    card swaps toward the hands that explain them (`wizard.ai.search.refine`); 0: never.
+    ``bid_spread``: the
     older fit of the worlds to the heuristic's trick estimate (measured: no
     gain). Raises `ValueError` for fewer than one world, a negative window, or a
     spread, temperature or oversample that is not positive.
@@ -103,6 +117,7 @@ class Budget:
     oversample: int = 4
     plays: float | None = None
     min_ess: float = MIN_ESS
+    refine: int = 0
 
     def __post_init__(self) -> None:
         if type(self.worlds) is not int or self.worlds < 1:
@@ -119,23 +134,38 @@ class Budget:
             raise ValueError(f"min_ess must be within 0-1, got {self.min_ess!r}")
         if type(self.oversample) is not int or self.oversample < 1:
             raise ValueError(f"oversample must be an integer >= 1, got {self.oversample!r}")
+        if type(self.refine) is not int or self.refine < 0:
+            raise ValueError(f"refine must be an integer >= 0, got {self.refine!r}")
+
+
+#: master v6's swaps a world where the table reads like the heuristic (`Budget.refine`)
+REFINE_STEPS = 100
 
 
 def master_budget(worlds: int, version: int) -> Budget:
     """The master bot's budget at ``worlds`` for a bot of ``version`` (`BotSettings.version`):
     1 searched uniform worlds; 2 weighs them by the bids (τ 5 points); 3 and later by the
     bids and the card plays (error 0.3), chosen among 8 candidates a world, tempered to
-    keep a tenth of them effective (docs/measurements/ai.md#play-inference)."""
+    keep a tenth of them effective (docs/measurements/ai.md#play-inference); 8 and later
+    refine the worlds by `REFINE_STEPS` card swaps where the table reads like the heuristic.
+
+    >>> master_budget(32, 7).refine, master_budget(32, 8).refine
+    (0, 100)
+    """
     if version <= 1:
         return Budget(worlds=worlds)
     if version == 2:
         return Budget(worlds=worlds, inference=BID_TEMPERATURE)
     return Budget(worlds=worlds, inference=BID_TEMPERATURE, plays=PLAY_ERROR, oversample=8,
-                  min_ess=0.1)
+                  min_ess=0.1, refine=REFINE_STEPS if version >= 8 else 0)
 
 
-#: the master's search: 32 worlds weighted by the other seats' bids and plays (version 3)
-DEFAULT_BUDGET = master_budget(32, 3)
+#: master v3's to v5's search (bot versions 3-7): 32 worlds weighted by the other seats'
+#: bids and plays
+V3_BUDGET = master_budget(32, 3)
+#: the master's search (v6, bot version 8): v3's, refined at tables that read like the
+#: heuristic
+DEFAULT_BUDGET = master_budget(32, 8)
 
 
 def master_prior_weight(version: int) -> PriorWeight:
@@ -171,6 +201,13 @@ def _worlds(observation: Observation, budget: Budget, seed: int, what: str,
             bid_model: ProbabilityNet | None) -> list[GameCore]:
     require_turn(observation)
     weigh = None
+    if (budget.refine and budget.inference is not None
+            and TABLE_PRIOR_WEIGHT.weight(observation, seed) <= HEURISTIC_TABLE):
+        deals = refined_deals(observation, budget.worlds, _rng(observation, seed, what),
+                              bid_error=REFINE_ERROR, play_error=REFINE_ERROR,
+                              oversample=budget.oversample, min_ess=REFINE_MIN_ESS,
+                              steps=budget.refine)
+        return [world_core(observation, deal) for deal in deals]
     if budget.inference is not None and bid_model is not None:
         plays = PlayInference(budget.plays) if budget.plays is not None else None
         weigh = Evidence(BidInference(bid_model, budget.inference), plays,
@@ -371,6 +408,7 @@ class SearchAgent(Agent):
         return ACTIONS_BY_INDEX[pick(values, preferred)]
 
 
-__all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "PRIOR_WEIGHT", "TABLE_PRIOR_WEIGHT",
+__all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "HEURISTIC_TABLE", "PRIOR_WEIGHT",
+           "REFINE_ERROR", "REFINE_MIN_ESS", "REFINE_STEPS", "TABLE_PRIOR_WEIGHT", "V3_BUDGET",
            "BidValue", "Budget", "Scorer", "SearchAgent", "action_values", "bid_values", "blend",
            "card_values", "master_budget", "master_prior_weight", "pick", "trump_values"]

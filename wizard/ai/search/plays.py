@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 from wizard.engine import Observation
 from wizard.engine.rules import lead_of, legal_cards_mask, trick_winner
@@ -50,6 +51,9 @@ class _Play:
     lead: int
     needed: int  # its bid minus the tricks it had taken
     later: int  # mask of this card and the seat's later plays of the round
+    before: int = 0  # mask of the round's cards played before it
+    wanted: tuple[int | None, ...] = ()  # per seat, bid minus tricks taken then
+    played_now: tuple[bool, ...] = ()  # per seat, has a card in the trick
 
 
 def observed_plays(observation: Observation) -> list[_Play]:
@@ -60,24 +64,39 @@ def observed_plays(observation: Observation) -> list[_Play]:
     played = [c.id for c in observation.played_cards]
     leader = (observation.dealer + 1) % n
     tricks = [0] * n
-    seen: list[tuple[int, int, tuple[int, ...], int]] = []  # seat, card, trick before, needed
+    seen = []
+    gone = 0
     for start in range(0, len(played), n):
         trick = played[start:start + n]
+        now = [False] * n
         for position, card in enumerate(trick):
             seat = (leader + position) % n
             bid = observation.bids[seat]
             if seat != me and bid is not None:
-                seen.append((seat, card, tuple(trick[:position]), bid - tricks[seat]))
+                wanted = tuple(None if b is None else b - t
+                               for b, t in zip(observation.bids, tricks, strict=True))
+                before = tuple(trick[:position])
+                seen.append(_Play(seat, card, before, lead_of(before), bid - tricks[seat], 0,
+                                  gone, wanted, tuple(now)))
+            gone |= 1 << card
+            now[seat] = True
         if len(trick) == n:
             leader = (leader + trick_winner(trick, trump)) % n
             tricks[leader] += 1
     out = []
     later = [0] * n
-    for seat, card, before, needed in reversed(seen):
-        later[seat] |= 1 << card
-        out.append(_Play(seat, card, before, lead_of(before), needed, later[seat]))
+    for play in reversed(seen):
+        later[play.seat] |= 1 << play.card
+        out.append(replace(play, later=later[play.seat]))
     out.reverse()
     return out
+
+
+class PlayModel(Protocol):
+    """A model of the other seats' card plays: one log likelihood per candidate deal."""
+
+    def log_likelihoods(self, observation: Observation,
+                        deals: Sequence[list[int]]) -> list[float]: ...
 
 
 class PlayInference:
@@ -126,4 +145,4 @@ class PlayInference:
         return out
 
 
-__all__ = ["PLAY_ERROR", "PlayInference", "observed_plays"]
+__all__ = ["PLAY_ERROR", "PlayInference", "PlayModel", "observed_plays"]
