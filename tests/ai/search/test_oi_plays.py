@@ -7,41 +7,22 @@ import random
 import numpy as np
 import pytest
 
-from wizard.ai.oi import load_networks, make_oi_agent
+from wizard.ai.oi import load_networks
 from wizard.ai.search.oi_plays import OIPlayInference
 from wizard.ai.search.plays import observed_plays
 from wizard.ai.search.worlds import Knowledge, sample_hands
-from wizard.engine import Observation, Phase, WizardGame
+from wizard.engine import WizardGame
 from wizard.engine.rules import legal_cards_mask
+
+from .test_plays import true_deal
+from .test_table import position
 
 OVERALL, IMMEDIATE = load_networks()
 
 
-def oi_position(seed: int, round_number: int, tricks: int = 1) -> tuple[WizardGame,
-                                                                       Observation]:
-    """A game of four OI players at a card decision in ``round_number`` after at least
-    ``tricks`` full tricks, with the observation of the seat to move."""
-    game = WizardGame(4, seed=seed)
-    agent = make_oi_agent()
-    while True:
-        me = game.current_player
-        assert me is not None
-        obs = game.observation(me)
-        if (obs.round_number == round_number and obs.phase is Phase.PLAYING
-                and len(obs.played_cards) >= 4 * tricks + len(obs.current_trick)
-                and len(obs.legal_actions) > 1):
-            return game, obs
-        game.apply(me, agent.act(obs))
-
-
-def true_deal(game: WizardGame, obs: Observation) -> list[int]:
-    return [0 if seat == obs.player else sum(1 << c.id for c in game.hand(seat))
-            for seat in range(4)]
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_the_true_deal_explains_oi_players_plays_and_random_deals_do_not(seed: int) -> None:
-    game, obs = oi_position(seed, 7)
+    game, obs = position("oi", seed, round_number=7, tricks=2)
     model = OIPlayInference(OVERALL, IMMEDIATE, 0.1)
     real = true_deal(game, obs)
     plays = [p for p in observed_plays(obs)

@@ -9,32 +9,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wizard.ai.agents.heuristic import HeuristicAgent, expected_tricks
+from wizard.ai.agents.heuristic import expected_tricks
 from wizard.ai.oi import load_networks
 from wizard.ai.search.refine import SeatModel, refine, refined_deals
 from wizard.ai.search.worlds import Knowledge, sample_hands
-from wizard.engine import Observation, Phase, WizardGame
+from wizard.engine import Observation, WizardGame
+
+from .test_plays import true_deal
+from .test_table import position
 
 
 def heuristic_position(seed: int, round_number: int, tricks: int) -> tuple[WizardGame,
                                                                           Observation]:
     """Four heuristic players, a card decision in ``round_number`` after ``tricks`` tricks."""
-    game = WizardGame(4, seed=seed)
-    agent = HeuristicAgent()
-    while True:
-        me = game.current_player
-        assert me is not None
-        obs = game.observation(me)
-        if (obs.round_number == round_number and obs.phase is Phase.PLAYING
-                and len(obs.played_cards) >= 4 * tricks + len(obs.current_trick)
-                and len(obs.legal_actions) > 1):
-            return game, obs
-        game.apply(me, agent.act(obs))
-
-
-def true_hands(game: WizardGame, obs: Observation) -> list[int]:
-    return [0 if seat == obs.player else sum(1 << c.id for c in game.hand(seat))
-            for seat in range(4)]
+    return position("heuristic", seed, round_number, tricks)
 
 
 def placement_loss(obs: Observation, truth: list[int], deals: list[list[int]]) -> float:
@@ -55,7 +43,7 @@ def test_swaps_place_heuristic_players_cards_better_than_the_weighed_deals_alone
     loss = {0: 0.0, 60: 0.0}
     for seed in range(12):
         game, obs = heuristic_position(300 + seed, 6 + seed % 4, 3)
-        truth = true_hands(game, obs)
+        truth = true_deal(game, obs)
         for steps in loss:
             deals = refined_deals(obs, 32, random.Random(seed), bid_error=0.05,
                                   play_error=0.05, oversample=8, min_ess=0.03, steps=steps)
@@ -99,8 +87,6 @@ def test_a_seat_model_without_room_for_error_is_refused() -> None:
 def test_master_v6_refines_its_worlds_only_where_the_table_reads_like_the_heuristic() -> None:
     from wizard.ai.search import pimc
     from wizard.ai.search.table import weight_at
-
-    from .test_table import position
 
     refined, usual = pimc.master_budget(8, 8), pimc.master_budget(8, 7)
     overall = load_networks()[0]
