@@ -74,7 +74,7 @@ TABLE_PRIOR_WEIGHT = TableWeight(low=EARLIER_PRIOR_WEIGHT, high=PRIOR_WEIGHT, pr
 #: other seats' plays read like the heuristic's
 HEURISTIC_TABLE = 0.6
 #: the heuristic's model of a bid and of a play where the worlds are refined: the share
-#: left to other choices (docs/measurements/ai.md#the-hidden-cards-ceiling-and-card-swaps)
+#: left to other choices (docs/measurements/ai.md#the-hidden-cards-ceiling-and-card-swaps-master-v6)
 REFINE_ERROR = 0.05
 #: the tempering floor of the refined worlds' starting deals
 REFINE_MIN_ESS = 0.03
