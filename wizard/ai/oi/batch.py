@@ -20,6 +20,8 @@ True
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import numpy.typing as npt
 
@@ -136,8 +138,7 @@ def hand_features(sit: Situation, masks: npt.NDArray[np.uint64], seen: int,
                                               .astype(np.int64)][:, None, :]
     out[:, :, _S["own_specials"]] = (_count(masks & np.uint64(WIZARD_MASK)) / 4.0)[:, None]
     out[:, :, _S["own_specials"] + 1] = (_count(masks & np.uint64(JESTER_MASK)) / 4.0)[:, None]
-    trick = sit.trick
-    wins = np.array([trick_winner((*trick, c), trump) == len(trick) for c in range(NUM_CARDS)])
+    wins = _wins_as_it_lies(sit.trick, trump)
     out[:, :, _S["card_vs_trick"] + 1] = wins[cards]
     # the cards: wizards and jesters only have their kind
     h_index, c_index = np.indices((hands, size))
@@ -175,6 +176,12 @@ def hand_features(sit: Situation, masks: npt.NDArray[np.uint64], seen: int,
     return out, overall, immediate
 
 
+@cache
+def _wins_as_it_lies(trick: tuple[int, ...], trump: int) -> npt.NDArray[np.bool_]:
+    """Per card id: whether it would hold ``trick`` played now (all true for no trick)."""
+    return np.array([trick_winner((*trick, c), trump) == len(trick) for c in range(NUM_CARDS)])
+
+
 def _immediate_exact(sit: Situation, cards: npt.NDArray[np.int64],
                      unseen: npt.NDArray[np.uint64], wins: npt.NDArray[np.bool_],
                      number: npt.NDArray[np.bool_], hi: npt.NDArray[np.int64],
@@ -195,10 +202,9 @@ def _immediate_exact(sit: Situation, cards: npt.NDArray[np.int64],
         too_few = _count(unseen & np.uint64(JESTER_MASK)) < after
         out[jester & too_few[:, None]] = 0.0
         out[jester & only_jesters[:, None]] = 1.0
-    loses = number & ~wins[cards]
-    out[loses] = 0.0
-    certain = ~wins[cards[hi, ci]] | (after == 0) | (beaters == 0)
-    out[hi[certain], ci[certain]] = np.where(wins[cards[hi, ci]][certain], 1.0, 0.0)
+    holds = wins[cards[hi, ci]]  # the number cards: a loser is 0, a sure winner 1
+    certain = ~holds | (after == 0) | (beaters == 0)
+    out[hi[certain], ci[certain]] = np.where(holds[certain], 1.0, 0.0)
     return out
 
 
