@@ -30,7 +30,7 @@ from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
 from wizard.ai.registry import register_agent
 from wizard.ai.search import Budget, SearchAgent, blend, inference, pimc
 from wizard.ai.search.oi_plays import OIPlayInference
-from wizard.ai.search.pimc import TABLE_PRIOR_WEIGHT
+from wizard.ai.search.pimc import DEFAULT_BUDGET, TABLE_PRIOR_WEIGHT
 from wizard.ai.search.prior import load_prior, master_prior
 from wizard.ai.search.refine import refined_deals
 from wizard.ai.search.rollout import closest_bid, heuristic_card, rollout_score
@@ -243,6 +243,36 @@ class HeuristicModelAgent(SearchAgent):
 #: name -> swaps per world (`wizard.ai.search.refine`, the heuristic's model at errors 0.05,
 #: 8 candidates a world, tempering floor 0.03) where the table reads like the heuristic
 REFINE_VARIANTS: dict[str, int] = {"refine30": 30, "refine100": 100}
+#: name -> master v6 whose bids' worlds are refined under the heuristic's model whatever the
+#: table reads (the bids' table reading is always the prior's, so v6 never refines them)
+BID_REFINE_VARIANTS: dict[str, int] = {"refinebids": 100}
+
+
+class BidRefineAgent(SearchAgent):
+    """Master v6 whose bid-time worlds are always refined (`BID_REFINE_VARIANTS`)."""
+
+    def __init__(self, *args: Any, steps: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.steps = steps
+
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        if observation.phase is not Phase.BIDDING:
+            return super().action_scores(observation)
+        usual = pimc._worlds
+        steps = self.steps
+
+        def worlds(obs: Observation, budget: Budget, seed: int, what: str,
+                   bid_model: Any) -> list[Any]:
+            deals = refined_deals(obs, budget.worlds, pimc._rng(obs, seed, what),
+                                  bid_error=0.05, play_error=0.05, oversample=8,
+                                  min_ess=0.03, steps=steps)
+            return [world_core(obs, d) for d in deals]
+
+        pimc._worlds = worlds  # type: ignore[assignment]
+        try:
+            return super().action_scores(observation)
+        finally:
+            pimc._worlds = usual  # type: ignore[assignment]
 
 
 class RefineAgent(SearchAgent):
@@ -379,6 +409,8 @@ class EndgameAgent(RestAgent):
 
 
 def settings(name: str) -> tuple[dict[str, Any], Any]:
+    if name in BID_REFINE_VARIANTS:
+        return asdict(DEFAULT_BUDGET), asdict(TABLE_PRIOR_WEIGHT)
     if name in REFINE_VARIANTS:
         return {**V3, "where": {"at most 0.6": {
             "refine": {"steps": REFINE_VARIANTS[name], "heuristic bids": 0.05, "plays": 0.05,
@@ -508,6 +540,8 @@ def register(name: str) -> str:
             scorer = MeanScorer(prior, PolicyScorer(
                 cards=name != "polbids", file=POLICY_FILES.get(name, "default-v3.onnx")))
             agent = SearchAgent(Budget(**budget_args), **{**common, "prior": scorer})
+        elif name in BID_REFINE_VARIANTS:
+            agent = BidRefineAgent(DEFAULT_BUDGET, steps=BID_REFINE_VARIANTS[name], **v5)
         elif name in REFINE_VARIANTS:
             agent = RefineAgent(Budget(**V3), steps=REFINE_VARIANTS[name], **v5)
         elif name in HEURISTIC_MODEL_VARIANTS:
@@ -545,7 +579,8 @@ def main(argv: list[str] | None = None) -> int:
                         + ", ".join([*VARIANTS, *POLICY_VARIANTS, *PHASE_VARIANTS,
                                      *TABLE_VARIANTS, *LOOSE_VARIANTS, *OI_TRICK_VARIANTS,
                                      *ENDGAME_VARIANTS, *OI_PLAY_VARIANTS,
-                                     *HEURISTIC_MODEL_VARIANTS, *REFINE_VARIANTS]))
+                                     *HEURISTIC_MODEL_VARIANTS, *REFINE_VARIANTS,
+                                     *BID_REFINE_VARIANTS]))
     parser.add_argument("--against", default="search-v1")
     parser.add_argument("--table", default=None,
                         help="instead of head to head: the variant at a table of these agents, "

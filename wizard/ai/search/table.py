@@ -41,6 +41,7 @@ observation and a seed, so the same position gives the same weight.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from dataclasses import dataclass
@@ -129,15 +130,22 @@ class TableWeight:
 
     def weight(self, observation: Observation, seed: int) -> float:
         """The prior's weight for this decision of the observer's."""
-        if not observed_plays(observation):
-            belief = self.prior
-        else:
-            key = (observation.round_number, len(observation.played_cards), observation.player)
-            rng = random.Random(f"table:{seed}:{key}")
-            knowledge = Knowledge.of(observation)
-            deals = [sample_hands(knowledge, rng) for _ in range(self.deals)]
-            belief = heuristic_belief(*explained_plays(observation, deals), self.prior)
-        return round(self.high - (self.high - self.low) * belief, 12)
+        return _weight(self, observation, seed)
+
+
+@functools.lru_cache(maxsize=8)
+def _weight(table: TableWeight, observation: Observation, seed: int) -> float:
+    # kept for a few decisions: the master's search reads the table for its worlds and
+    # again for its blend, ~1 ms each at a card decision
+    if not observed_plays(observation):
+        belief = table.prior
+    else:
+        key = (observation.round_number, len(observation.played_cards), observation.player)
+        rng = random.Random(f"table:{seed}:{key}")
+        knowledge = Knowledge.of(observation)
+        deals = [sample_hands(knowledge, rng) for _ in range(table.deals)]
+        belief = heuristic_belief(*explained_plays(observation, deals), table.prior)
+    return round(table.high - (table.high - table.low) * belief, 12)
 
 
 #: a prior weight: fixed, or read from the table
