@@ -8,7 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wizard.ai.agents import HeuristicAgent
-from wizard.ai.search.rollout import finish_round, heuristic_action, rollout_score
+from wizard.ai.search.rollout import (
+    finish_round,
+    heuristic_action,
+    heuristic_choice,
+    heuristic_picks,
+    rollout_score,
+)
 from wizard.engine import GameOptions, WizardGame, action_index
 
 
@@ -75,3 +81,32 @@ def test_finish_round_stops_at_the_round_boundary() -> None:
     core = game.core.copy()
     finish_round(core)
     assert core.round_number == 2 and core.last_bids and sum(core.last_tricks) == 1
+
+
+@st.composite
+def plays(draw: st.DrawFn) -> tuple[list[int], int, int, int, int, int, int]:
+    """A trick on the table, trump, lead, tricks still needed, seats, a legal mask and a
+    card of it: anything `heuristic_choice` is asked, lead and trick drawn apart."""
+    cards = draw(st.permutations(range(60)))
+    players = draw(st.integers(3, 6))
+    trick = cards[:draw(st.integers(0, players - 1))]
+    legal_cards = cards[len(trick):len(trick) + draw(st.integers(1, 15))]
+    legal = sum(1 << c for c in legal_cards)
+    return (trick, draw(st.integers(-1, 3)), draw(st.integers(-1, 3)),
+            draw(st.integers(-2, 3)), players, legal, draw(st.sampled_from(legal_cards)))
+
+
+@settings(max_examples=500, deadline=None)
+@given(play=plays(), seed=st.integers(0, 2**32))
+def test_heuristic_picks_answers_as_the_heuristic_chooses(
+        play: tuple[list[int], int, int, int, int, int, int], seed: int) -> None:
+    trick, trump, lead, needed, players, legal, card = play
+    picks = heuristic_picks(card, trick, trump, lead, needed, players)
+    assert picks(legal) == (heuristic_choice(legal, trick, trump, lead, needed, players) == card)
+    # and for the legal masks a swap of cards would give: some cards in, some out
+    rng = random.Random(seed)
+    for _ in range(20):
+        other = legal ^ sum(1 << c for c in rng.sample(range(60), 3)) & ~sum(1 << c for c in trick)
+        if other:
+            chosen = heuristic_choice(other, trick, trump, lead, needed, players)
+            assert picks(other) == (chosen == card)

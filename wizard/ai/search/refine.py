@@ -34,7 +34,7 @@ from ..agents.heuristic import (
 )
 from .inference import _bidders, temper
 from .plays import _Play, observed_plays
-from .rollout import closest_bid, heuristic_choice
+from .rollout import closest_bid, heuristic_picks
 from .worlds import Knowledge, sample_hands
 
 
@@ -68,7 +68,16 @@ class SeatModel:
         plain, trump = _suit_values(False, opponents), _suit_values(True, opponents)
         self._suit_values = [trump if suit == self.trump else plain for suit in range(4)]
         self._memo: dict[tuple[int, int], float] = {}
-        self._play_memo: dict[tuple[int, int, int], float] = {}
+        # per seat and play: what the seat had then beyond its hand now, the lead, and
+        # whether the heuristic would have played the card from a legal mask
+        self._picks = {
+            seat: [(p.later, p.lead, heuristic_picks(p.card, p.trick, self.trump, p.lead,
+                                                     p.needed, self.n)) for p in plays]
+            for seat, plays in self.plays.items()}
+        # a play's log likelihood: the heuristic's card, or another of ``count`` legal
+        self._play_terms = (math.log(1.0 - play_error),
+                            [0.0, 0.0] + [math.log(play_error / (count - 1))
+                                          for count in range(2, 61)])
         # per bidder: its legal bids as a mask, the log likelihoods of its bid and of another
         self._bid_terms = {
             seat: (sum(1 << v for v in b.legal), math.log(1.0 - bid_error),
@@ -96,21 +105,12 @@ class SeatModel:
             if guess is None:
                 guess = self._guesses[(legal, expected)] = closest_bid(expected, legal)
             total += hit if guess == bidder.bid else miss
-        for i, play in enumerate(self.plays.get(seat, ())):
-            legal = legal_cards_mask(hand | play.later, play.lead)
-            play_key = (seat, i, legal)
-            score = self._play_memo.get(play_key)
-            if score is None:
-                count = legal.bit_count()
-                if count <= 1:
-                    score = 0.0
-                elif heuristic_choice(legal, list(play.trick), self.trump, play.lead,
-                                      play.needed, self.n) == play.card:
-                    score = math.log(1.0 - self.play_error)
-                else:
-                    score = math.log(self.play_error / (count - 1))
-                self._play_memo[play_key] = score
-            total += score
+        hit, misses = self._play_terms
+        for later, lead, picks in self._picks.get(seat, ()):
+            legal = legal_cards_mask(hand | later, lead)
+            count = legal.bit_count()
+            if count > 1:
+                total += hit if picks(legal) else misses[count]
         self._memo[key] = total
         return total
 
@@ -156,6 +156,8 @@ def refine(knowledge: Knowledge, model: SeatModel, hands: Sequence[int], steps: 
     deck = knowledge.unseen
     for seat in seats:
         deck &= ~out[seat]
+    scores = [model.score(seat, hand) if seat in seats else 0.0
+              for seat, hand in enumerate(out)]
     for _ in range(steps):
         a = rng.choice(seats)
         x = _nth_card(out[a], rng.randrange(out[a].bit_count()))  # rng.choice(ids_of(...))
@@ -170,15 +172,17 @@ def refine(knowledge: Knowledge, model: SeatModel, hands: Sequence[int], steps: 
             continue
         y = _nth_card(pool, rng.randrange(pool.bit_count()))
         new_a = out[a] & ~(1 << x) | 1 << y
-        delta = model.score(a, new_a) - model.score(a, out[a])
-        new_b = 0
+        score_a = model.score(a, new_a)
+        delta = score_a - scores[a]
+        new_b, score_b = 0, 0.0
         if b >= 0:
             new_b = out[b] & ~(1 << y) | 1 << x
-            delta += model.score(b, new_b) - model.score(b, out[b])
+            score_b = model.score(b, new_b)
+            delta += score_b - scores[b]
         if delta >= 0.0 or rng.random() < math.exp(delta):
-            out[a] = new_a
+            out[a], scores[a] = new_a, score_a
             if b >= 0:
-                out[b] = new_b
+                out[b], scores[b] = new_b, score_b
             else:
                 deck = deck & ~(1 << y) | 1 << x
     return out
