@@ -242,7 +242,8 @@ class HeuristicModelAgent(SearchAgent):
 
 #: name -> swaps per world (`wizard.ai.search.refine`, the heuristic's model at errors 0.05,
 #: 8 candidates a world, tempering floor 0.03) where the table reads like the heuristic
-REFINE_VARIANTS: dict[str, int] = {"refine30": 30, "refine100": 100}
+REFINE_VARIANTS: dict[str, int] = {"refine30": 30, "refine100": 100, "refine200": 200,
+                                   "refine300": 300}
 #: name -> master v6 whose bids' worlds are refined under the heuristic's model whatever the
 #: table reads (the bids' table reading is always the prior's, so v6 never refines them)
 BID_REFINE_VARIANTS: dict[str, int] = {"refinebids": 100}

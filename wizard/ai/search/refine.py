@@ -67,7 +67,7 @@ class SeatModel:
         opponents = self.n - 1
         plain, trump = _suit_values(False, opponents), _suit_values(True, opponents)
         self._suit_values = [trump if suit == self.trump else plain for suit in range(4)]
-        self._memo: dict[tuple[int, int], float] = {}
+        self._memo: dict[int, float] = {}  # keyed by hand | seat << 60
         # per seat and play: what the seat had then beyond its hand now, the lead, and
         # whether the heuristic would have played the card from a legal mask
         self._picks = {
@@ -92,7 +92,7 @@ class SeatModel:
 
     def score(self, seat: int, hand: int) -> float:
         """The log likelihood of ``seat``'s bid and plays if it holds ``hand`` now."""
-        key = (seat, hand)
+        key = hand | seat << 60
         cached = self._memo.get(key)
         if cached is not None:
             return cached
@@ -158,13 +158,15 @@ def refine(knowledge: Knowledge, model: SeatModel, hands: Sequence[int], steps: 
         deck &= ~out[seat]
     scores = [model.score(seat, hand) if seat in seats else 0.0
               for seat, hand in enumerate(out)]
+    # where a card of each seat may go: another seat, or the undealt rest (-1), which a
+    # swap never empties
+    targets = {a: [s for s in seats if s != a] + ([-1] if deck else []) for a in seats}
     for _ in range(steps):
         a = rng.choice(seats)
         x = _nth_card(out[a], rng.randrange(out[a].bit_count()))  # rng.choice(ids_of(...))
-        targets = [s for s in seats if s != a] + ([-1] if deck else [])
-        if not targets:
+        if not targets[a]:
             break
-        b = rng.choice(targets)
+        b = rng.choice(targets[a])
         if b >= 0 and not knowledge.allowed[b] >> x & 1:
             continue
         pool = (deck if b < 0 else out[b]) & knowledge.allowed[a]
