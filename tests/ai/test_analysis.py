@@ -359,12 +359,12 @@ def test_every_decision_is_judged_against_a_legal_master_choice(
     assert first + rest == decisions
 
 
-#: What the judge of `JUDGE_VERSION` 3 (master v6, bot version 8) depends on besides the
+#: What the judge of `JUDGE_VERSION` 4 (master v7, bot version 9) depends on besides the
 #: record. A stored report of an earlier judge is analysed again when asked for, so a change
 #: to these (or to the search's code) must raise the version: record its settings here then.
-JUDGE_3 = {
+JUDGE_4 = {
     "budget": {"worlds": 32, "bid_window": 3, "bid_spread": None, "inference": 5.0,
-               "oversample": 8, "plays": 0.3, "min_ess": 0.1, "refine": 100},
+               "oversample": 8, "plays": 0.3, "min_ess": 0.1, "refine": 200},
     "prior_weight": {"low": 0.5, "high": 0.8, "prior": 0.2, "deals": 64},
     "refine": {"table": 0.6, "error": 0.05, "min_ess": 0.03},
     "networks": {
@@ -375,8 +375,8 @@ JUDGE_3 = {
 
 
 def test_the_judge_version_names_what_the_judge_depends_on() -> None:
-    assert JUDGE_VERSION == 3
-    changed = {k: v for k, v in judge_settings().items() if JUDGE_3.get(k) != v}
+    assert JUDGE_VERSION == 4
+    changed = {k: v for k, v in judge_settings().items() if JUDGE_4.get(k) != v}
     assert not changed, (f"the judge changed ({changed}): raise JUDGE_VERSION in "
                          "wizard/ai/analysis.py and record its settings here")
     report = build_report(GameRecord(3, GameOptions(), 1, ()), [0], [],

@@ -82,9 +82,10 @@ BLUNDER = 15.0  # ... and a "blunder"
 #: The judge a report comes from (each seat's ``"judge"``): raised whenever the values a
 #: report holds change (the search's budget, OI's weight, the networks). 2: master v5's
 #: search and blend (bot version 7); 3: master v6's (bot version 8, its worlds refined
-#: where the table reads like the heuristic); a stored report without the field was made
+#: where the table reads like the heuristic); 4: master v7's (bot version 9, 200 swaps a
+#: world instead of 100); a stored report without the field was made
 #: before it existed, by an earlier judge. A server analyses such a seat again when asked.
-JUDGE_VERSION = 3
+JUDGE_VERSION = 4
 
 
 def by_current_judge(report: dict[str, Any]) -> bool:

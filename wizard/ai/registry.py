@@ -21,6 +21,7 @@ from .search import (
     PRIOR_WEIGHT,
     TABLE_PRIOR_WEIGHT,
     V3_BUDGET,
+    V6_BUDGET,
     Budget,
     PriorWeight,
     SearchAgent,
@@ -78,7 +79,9 @@ def _earlier_master(name: str, budget: Budget, weight: PriorWeight = EARLIER_PRI
     """A master before the current one, kept to measure against: ``search-v2`` (worlds
     weighted by the bids only, OI's values at 0.5), ``search-v3`` (by the bids and card
     plays; bot versions 3-5), ``search-v4`` (OI's values at 0.8; bot version 6) and
-    ``search-v5`` (OI's weight read from the table; bot version 7)."""
+    ``search-v5`` (OI's weight read from the table; bot version 7) and ``search-v6``
+    (worlds refined by 100 card swaps where the table reads like the heuristic; bot
+    version 8)."""
 
     def factory(seed: int | None = None, **_: object) -> Agent:
         prior = master_prior()
@@ -112,6 +115,7 @@ _REGISTRY: dict[str, AgentFactory] = {
     "search-v3": _earlier_master("search-v3", V3_BUDGET),
     "search-v4": _earlier_master("search-v4", V3_BUDGET, PRIOR_WEIGHT),
     "search-v5": _earlier_master("search-v5", V3_BUDGET, TABLE_PRIOR_WEIGHT),
+    "search-v6": _earlier_master("search-v6", V6_BUDGET, TABLE_PRIOR_WEIGHT),
     **{f"bot:{level}": _make_level(level) for level in ("easy", "medium", "hard", "master")},
     "oi": _make_oi,
 }
@@ -129,11 +133,13 @@ def agent_names() -> list[str]:
 def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
     """Build an agent by name: random, heuristic, model, oi, search, ``bot:<level>``.
 
-    ``search`` is the determinized search bot, master v5 (its worlds weighted by
-    the other seats' bids and card plays, OI's values at a weight read from the
-    table, `wizard.ai.search.table`; ``search-v1``: uniform worlds, ``search-v2``:
+    ``search`` is the determinized search bot, master v7 (its worlds weighted by
+    the other seats' bids and card plays, refined by card swaps where the table
+    reads like the heuristic, OI's values at a weight read from the table,
+    `wizard.ai.search.table`; ``search-v1``: uniform worlds, ``search-v2``:
     weighted by the bids only, ``search-v3``: OI at 0.5, ``search-v4``: OI at 0.8,
-    the masters before, kept to measure against) (options ``worlds``, default 32,
+    ``search-v5``: no swaps, ``search-v6``: 100 swaps, the masters before, kept to
+    measure against) (options ``worlds``, default 32,
     and ``prior_weight``, a fixed weight instead of the table's: its values
     averaged with OI's, `wizard.ai.search.prior`; 0 or missing OI networks: the
     plain search);

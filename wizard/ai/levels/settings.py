@@ -65,13 +65,14 @@ BRAINS: dict[BotLevel, str] = {
 #: 7 — master reads the weight from the table: 0.5 where the other seats play like the
 #: heuristic, up to 0.8 where they do not (`wizard.ai.search.table`);
 #: 8 — where the table reads like the heuristic, master's worlds walk 100 card swaps
-#: toward the hands that explain the others' bids and plays (`wizard.ai.search.refine`).
+#: toward the hands that explain the others' bids and plays (`wizard.ai.search.refine`);
+#: 9 — 200 card swaps a world (master v7).
 #: Hard plays the policy's cards by its probabilities, not one card ahead as the
 #: ``model`` agent does (the policy's ``card_lookahead``): looking ahead, hard came too
 #: close to master (docs/measurements/ai.md#cards-one-card-ahead).
 #: A stored bot keeps its version (one stored without one is 1), so a game restored after
 #: an upgrade goes on with the bots it started with, move for move.
-BOT_VERSION = 8
+BOT_VERSION = 9
 
 #: The policy file (``models/<name>.onnx``) of hard bots up to a version; newer ones play
 #: `HARD_POLICY`. A new policy for hard keeps the old file and adds a line here.

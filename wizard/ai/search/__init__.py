@@ -22,6 +22,7 @@ from .pimc import (
     PRIOR_WEIGHT,
     TABLE_PRIOR_WEIGHT,
     V3_BUDGET,
+    V6_BUDGET,
     BidValue,
     Budget,
     Scorer,
@@ -39,6 +40,7 @@ from .prior import blended_values, load_prior, master_prior
 from .table import PriorWeight, TableWeight
 
 __all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "PRIOR_WEIGHT", "TABLE_PRIOR_WEIGHT",
-           "V3_BUDGET", "BidValue", "Budget", "PriorWeight", "Scorer", "SearchAgent", "TableWeight",
+           "V3_BUDGET", "V6_BUDGET", "BidValue", "Budget", "PriorWeight", "Scorer", "SearchAgent",
+           "TableWeight",
            "action_values", "bid_values", "blend", "blended_values", "card_values", "load_prior",
            "master_budget", "master_prior", "master_prior_weight", "pick", "trump_values"]

@@ -138,8 +138,10 @@ class Budget:
             raise ValueError(f"refine must be an integer >= 0, got {self.refine!r}")
 
 
-#: master v6's swaps a world where the table reads like the heuristic (`Budget.refine`)
-REFINE_STEPS = 100
+#: master v7's swaps a world where the table reads like the heuristic (`Budget.refine`;
+#: master v6, bot version 8, walked `V6_REFINE_STEPS`)
+REFINE_STEPS = 200
+V6_REFINE_STEPS = 100
 
 
 def master_budget(worlds: int, version: int) -> Budget:
@@ -147,25 +149,29 @@ def master_budget(worlds: int, version: int) -> Budget:
     1 searched uniform worlds; 2 weighs them by the bids (τ 5 points); 3 and later by the
     bids and the card plays (error 0.3), chosen among 8 candidates a world, tempered to
     keep a tenth of them effective (docs/measurements/ai.md#play-inference); 8 and later
-    refine the worlds by `REFINE_STEPS` card swaps where the table reads like the heuristic.
+    refine the worlds by `V6_REFINE_STEPS` card swaps where the table reads like the
+    heuristic, 9 and later by `REFINE_STEPS`.
 
-    >>> master_budget(32, 7).refine, master_budget(32, 8).refine
-    (0, 100)
+    >>> master_budget(32, 7).refine, master_budget(32, 8).refine, master_budget(32, 9).refine
+    (0, 100, 200)
     """
     if version <= 1:
         return Budget(worlds=worlds)
     if version == 2:
         return Budget(worlds=worlds, inference=BID_TEMPERATURE)
     return Budget(worlds=worlds, inference=BID_TEMPERATURE, plays=PLAY_ERROR, oversample=8,
-                  min_ess=0.1, refine=REFINE_STEPS if version >= 8 else 0)
+                  min_ess=0.1, refine=REFINE_STEPS if version >= 9
+                  else V6_REFINE_STEPS if version == 8 else 0)
 
 
 #: master v3's to v5's search (bot versions 3-7): 32 worlds weighted by the other seats'
 #: bids and plays
 V3_BUDGET = master_budget(32, 3)
-#: the master's search (v6, bot version 8): v3's, refined at tables that read like the
-#: heuristic
-DEFAULT_BUDGET = master_budget(32, 8)
+#: master v6's search (bot version 8): v3's, refined by 100 swaps at tables that read like
+#: the heuristic
+V6_BUDGET = master_budget(32, 8)
+#: the master's search (v7, bot version 9): v6's with 200 swaps a world
+DEFAULT_BUDGET = master_budget(32, 9)
 
 
 def master_prior_weight(version: int) -> PriorWeight:
@@ -410,5 +416,6 @@ class SearchAgent(Agent):
 
 __all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "HEURISTIC_TABLE", "PRIOR_WEIGHT",
            "REFINE_ERROR", "REFINE_MIN_ESS", "REFINE_STEPS", "TABLE_PRIOR_WEIGHT", "V3_BUDGET",
+           "V6_BUDGET", "V6_REFINE_STEPS",
            "BidValue", "Budget", "Scorer", "SearchAgent", "action_values", "bid_values", "blend",
            "card_values", "master_budget", "master_prior_weight", "pick", "trump_values"]
