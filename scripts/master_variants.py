@@ -169,7 +169,7 @@ class HeuristicBids:
         self.error = error
 
     def log_likelihoods(self, observation: Observation, deals: Any) -> list[float]:
-        bidders = inference._bidders(observation)
+        bidders = inference.visible_bidders(observation)
         if not bidders:
             return [0.0] * len(deals)
         trump = observation.trump_suit.index if observation.trump_suit is not None else -1

@@ -94,7 +94,7 @@ def temper(log_weights: Sequence[float], min_ess: float) -> list[float]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Bidder:
+class Bidder:
     """A seat whose bid is visible, with what it knew when it bid."""
 
     seat: int
@@ -105,7 +105,14 @@ class _Bidder:
     gone: int  # the cards it has played this round (in its hand when it bid)
 
 
-def _bidders(observation: Observation) -> list[_Bidder]:
+def visible_bidders(observation: Observation) -> list[Bidder]:
+    """The other seats whose bids the observer sees this round, in bidding order.
+
+    >>> from wizard.engine import WizardGame
+    >>> game = WizardGame(4, seed=5)
+    >>> visible_bidders(game.observation(game.current_player))  # nobody has bid yet
+    []
+    """
     n = observation.num_players
     first = (observation.dealer + 1) % n
     trump = observation.trump_suit.index if observation.trump_suit is not None else -1
@@ -122,7 +129,7 @@ def _bidders(observation: Observation) -> list[_Bidder]:
             if observation.options.forbid_even_bids and place == n - 1 and len(known) == n - 1:
                 forbidden = rounds - sum(known)
                 legal = [b for b in legal if b != forbidden] if bid != forbidden else legal
-            out.append(_Bidder(seat, bid, place, tuple(seen), tuple(legal), played[seat]))
+            out.append(Bidder(seat, bid, place, tuple(seen), tuple(legal), played[seat]))
         if bid is not None:
             seen[seat] = bid
     return out
@@ -154,7 +161,7 @@ class BidInference:
     def log_likelihoods(self, observation: Observation,
                         deals: Sequence[list[int]]) -> list[float]:
         """One log likelihood of the visible bids per deal, not tempered."""
-        bidders = _bidders(observation)
+        bidders = visible_bidders(observation)
         if not bidders or not deals:
             return [0.0] * len(deals)
         n = observation.num_players
@@ -212,5 +219,5 @@ class Evidence:
         return temper(total, self.min_ess)
 
 
-__all__ = ["BID_TEMPERATURE", "MIN_ESS", "BidInference", "Evidence", "effective_sample_size",
-           "temper"]
+__all__ = ["BID_TEMPERATURE", "MIN_ESS", "BidInference", "Bidder", "Evidence",
+           "effective_sample_size", "temper", "visible_bidders"]

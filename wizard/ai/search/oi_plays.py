@@ -27,7 +27,7 @@ from wizard.engine.rules import legal_cards_mask
 from ..oi.agent import ProbabilityNet, feature_version, score_table, trick_distributions
 from ..oi.batch import hand_features
 from ..oi.features import Situation
-from .plays import _Play, observed_plays
+from .plays import ObservedPlay, observed_plays
 
 #: the share of a seat's plays the model leaves to cards other than OI's
 OI_PLAY_ERROR = 0.1
@@ -61,7 +61,7 @@ class OIPlayInference:
             total += self._scores(observation, play, unique)[inverse.reshape(-1)]
         return [float(x) for x in total]
 
-    def _scores(self, observation: Observation, play: _Play,
+    def _scores(self, observation: Observation, play: ObservedPlay,
                 hands: np.ndarray) -> np.ndarray:
         """The log likelihood of ``play`` for each hand mask in ``hands``."""
         legal = [legal_cards_mask(int(m), play.lead) for m in hands]
@@ -79,7 +79,7 @@ class OIPlayInference:
                          np.log(self.error / np.maximum(k - best, 1))))
         return out
 
-    def _choices(self, observation: Observation, play: _Play, hands: np.ndarray,
+    def _choices(self, observation: Observation, play: ObservedPlay, hands: np.ndarray,
                  legal: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """For each hand (each with at least two legal cards): how many cards OI rates
         best, and whether the card played is one of them. Cards rated alike (a chance of

@@ -42,7 +42,7 @@ PLAY_ERROR = 0.3
 
 
 @dataclass(frozen=True, slots=True)
-class _Play:
+class ObservedPlay:
     """One observed play of another seat, with what it knew when it played."""
 
     seat: int
@@ -56,7 +56,7 @@ class _Play:
     played_now: tuple[bool, ...] = ()  # per seat, has a card in the trick
 
 
-def observed_plays(observation: Observation) -> list[_Play]:
+def observed_plays(observation: Observation) -> list[ObservedPlay]:
     """The round's plays by seats other than the observer whose bids are visible."""
     n = observation.num_players
     me = observation.player
@@ -76,7 +76,7 @@ def observed_plays(observation: Observation) -> list[_Play]:
                 wanted = tuple(None if b is None else b - t
                                for b, t in zip(observation.bids, tricks, strict=True))
                 before = tuple(trick[:position])
-                seen.append(_Play(seat, card, before, lead_of(before), bid - tricks[seat], 0,
+                seen.append(ObservedPlay(seat, card, before, lead_of(before), bid - tricks[seat], 0,
                                   gone, wanted, tuple(now)))
             gone |= 1 << card
             now[seat] = True
@@ -145,4 +145,4 @@ class PlayInference:
         return out
 
 
-__all__ = ["PLAY_ERROR", "PlayInference", "PlayModel", "observed_plays"]
+__all__ = ["PLAY_ERROR", "ObservedPlay", "PlayInference", "PlayModel", "observed_plays"]

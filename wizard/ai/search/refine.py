@@ -32,8 +32,8 @@ from ..agents.heuristic import (
     TRUMP_VALUE_PER_RANK,
     WIZARD_VALUE,
 )
-from .inference import _bidders, temper
-from .plays import _Play, observed_plays
+from .inference import temper, visible_bidders
+from .plays import ObservedPlay, observed_plays
 from .rollout import closest_bid, heuristic_picks
 from .worlds import Knowledge, sample_hands
 
@@ -59,8 +59,8 @@ class SeatModel:
                 raise ValueError(f"the {name} error must be within (0, 1), got {error!r}")
         self.n = observation.num_players
         self.trump = observation.trump_suit.index if observation.trump_suit is not None else -1
-        self.bidders = {b.seat: b for b in _bidders(observation)}
-        self.plays: dict[int, list[_Play]] = {}
+        self.bidders = {b.seat: b for b in visible_bidders(observation)}
+        self.plays: dict[int, list[ObservedPlay]] = {}
         for play in observed_plays(observation):
             self.plays.setdefault(play.seat, []).append(play)
         self.bid_error, self.play_error = bid_error, play_error
