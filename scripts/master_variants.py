@@ -30,7 +30,7 @@ from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
 from wizard.ai.registry import register_agent
 from wizard.ai.search import Budget, SearchAgent, blend, inference, pimc
 from wizard.ai.search.oi_plays import OIPlayInference
-from wizard.ai.search.pimc import DEFAULT_BUDGET, TABLE_PRIOR_WEIGHT
+from wizard.ai.search.pimc import TABLE_PRIOR_WEIGHT, V6_BUDGET
 from wizard.ai.search.prior import load_prior, master_prior
 from wizard.ai.search.refine import refined_deals
 from wizard.ai.search.rollout import closest_bid, heuristic_card, rollout_score
@@ -249,43 +249,19 @@ REFINE_VARIANTS: dict[str, int] = {"refine30": 30, "refine100": 100, "refine200"
 BID_REFINE_VARIANTS: dict[str, int] = {"refinebids": 100}
 
 
-class BidRefineAgent(SearchAgent):
-    """Master v6 whose bid-time worlds are always refined (`BID_REFINE_VARIANTS`)."""
-
-    def __init__(self, *args: Any, steps: int, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.steps = steps
-
-    def action_scores(self, observation: Observation) -> dict[int, float]:
-        if observation.phase is not Phase.BIDDING:
-            return super().action_scores(observation)
-        usual = pimc._worlds
-        steps = self.steps
-
-        def worlds(obs: Observation, budget: Budget, seed: int, what: str,
-                   bid_model: Any) -> list[Any]:
-            deals = refined_deals(obs, budget.worlds, pimc._rng(obs, seed, what),
-                                  bid_error=0.05, play_error=0.05, oversample=8,
-                                  min_ess=0.03, steps=steps)
-            return [world_core(obs, d) for d in deals]
-
-        pimc._worlds = worlds  # type: ignore[assignment]
-        try:
-            return super().action_scores(observation)
-        finally:
-            pimc._worlds = usual  # type: ignore[assignment]
-
-
 class RefineAgent(SearchAgent):
-    """Master v5 whose worlds, where the table reads like the heuristic (OI's weight at most
-    0.6), are refined by swaps under the heuristic's model of bids and plays."""
+    """Master v5 whose worlds, where `applies` (the table reads like the heuristic: OI's
+    weight at most 0.6), are refined by swaps under the heuristic's model of bids and plays."""
 
     def __init__(self, *args: Any, steps: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.steps = steps
 
+    def applies(self, observation: Observation) -> bool:
+        return TABLE_PRIOR_WEIGHT.weight(observation, self.seed) <= 0.6
+
     def action_scores(self, observation: Observation) -> dict[int, float]:
-        if TABLE_PRIOR_WEIGHT.weight(observation, self.seed) > 0.6:
+        if not self.applies(observation):
             return super().action_scores(observation)
         usual = pimc._worlds
         steps = self.steps
@@ -302,6 +278,14 @@ class RefineAgent(SearchAgent):
             return super().action_scores(observation)
         finally:
             pimc._worlds = usual  # type: ignore[assignment]
+
+
+class BidRefineAgent(RefineAgent):
+    """Master v6 (its own swaps at the cards) whose bids' worlds are always refined
+    (`BID_REFINE_VARIANTS`)."""
+
+    def applies(self, observation: Observation) -> bool:
+        return observation.phase is Phase.BIDDING
 
 
 class RestAgent(SearchAgent):
@@ -411,7 +395,7 @@ class EndgameAgent(RestAgent):
 
 def settings(name: str) -> tuple[dict[str, Any], Any]:
     if name in BID_REFINE_VARIANTS:
-        return asdict(DEFAULT_BUDGET), asdict(TABLE_PRIOR_WEIGHT)
+        return asdict(V6_BUDGET), asdict(TABLE_PRIOR_WEIGHT)
     if name in REFINE_VARIANTS:
         return {**V3, "where": {"at most 0.6": {
             "refine": {"steps": REFINE_VARIANTS[name], "heuristic bids": 0.05, "plays": 0.05,
@@ -542,7 +526,7 @@ def register(name: str) -> str:
                 cards=name != "polbids", file=POLICY_FILES.get(name, "default-v3.onnx")))
             agent = SearchAgent(Budget(**budget_args), **{**common, "prior": scorer})
         elif name in BID_REFINE_VARIANTS:
-            agent = BidRefineAgent(DEFAULT_BUDGET, steps=BID_REFINE_VARIANTS[name], **v5)
+            agent = BidRefineAgent(V6_BUDGET, steps=BID_REFINE_VARIANTS[name], **v5)
         elif name in REFINE_VARIANTS:
             agent = RefineAgent(Budget(**V3), steps=REFINE_VARIANTS[name], **v5)
         elif name in HEURISTIC_MODEL_VARIANTS:

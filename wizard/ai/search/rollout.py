@@ -189,6 +189,8 @@ def heuristic_picks(card: int, trick: Sequence[int], trump: int, lead: int, need
     (True, False)
     """
     position = len(trick)
+    # the trick read as `heuristic_choice` reads it (written out there, on the rollouts'
+    # hot path, rather than shared through a call)
     wizard_played, trick_suit, best_key = False, -1, -1
     keys = _TRUMP_KEY[trump + 1]
     for played in trick:
