@@ -76,8 +76,8 @@ def observed_plays(observation: Observation) -> list[ObservedPlay]:
                 wanted = tuple(None if b is None else b - t
                                for b, t in zip(observation.bids, tricks, strict=True))
                 before = tuple(trick[:position])
-                seen.append(ObservedPlay(seat, card, before, lead_of(before), bid - tricks[seat], 0,
-                                  gone, wanted, tuple(now)))
+                seen.append(ObservedPlay(seat, card, before, lead_of(before),
+                                         bid - tricks[seat], 0, gone, wanted, tuple(now)))
             gone |= 1 << card
             now[seat] = True
         if len(trick) == n:
