@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import sys
 import time
 from dataclasses import asdict
@@ -30,12 +31,13 @@ from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
 from wizard.ai.registry import register_agent
 from wizard.ai.search import Budget, SearchAgent, blend, inference, pimc
 from wizard.ai.search.oi_plays import OIPlayInference
-from wizard.ai.search.pimc import TABLE_PRIOR_WEIGHT, V6_BUDGET
+from wizard.ai.search.pimc import DEFAULT_BUDGET, TABLE_PRIOR_WEIGHT, V6_BUDGET
+from wizard.ai.search.plays import observed_plays
 from wizard.ai.search.prior import load_prior, master_prior
 from wizard.ai.search.refine import refined_deals
 from wizard.ai.search.rollout import closest_bid, heuristic_card, rollout_score
-from wizard.ai.search.table import TableWeight, weight_at
-from wizard.ai.search.worlds import world_core
+from wizard.ai.search.table import TableWeight, explained_plays, heuristic_belief, weight_at
+from wizard.ai.search.worlds import Knowledge, sample_hands, world_core
 from wizard.engine import (
     PLAY_BASE,
     Bid,
@@ -103,6 +105,11 @@ TABLE_VARIANTS: dict[str, tuple[dict[str, Any], TableWeight]] = {
     "table_p8": (V3, TableWeight(0.5, 0.8, prior=0.8)),
     # master v5 searching every legal bid, not only those within 3 of the heuristic's estimate
     "allbids": ({**V3, "bid_window": None}, TableWeight(0.5, 0.8, prior=0.2)),
+    # master v7 (its swaps where the table reads like the heuristic) trusting its own search
+    # more there: OI's weight falls to 0.3 instead of 0.5 as the plays read like the heuristic
+    "v7low30": (asdict(DEFAULT_BUDGET), TableWeight(0.3, 0.8, prior=0.2)),
+    # master v7 with 48 worlds instead of 32
+    "v7w48": ({**asdict(DEFAULT_BUDGET), "worlds": 48}, TABLE_PRIOR_WEIGHT),
 }
 
 
@@ -280,6 +287,66 @@ class RefineAgent(SearchAgent):
             pimc._worlds = usual  # type: ignore[assignment]
 
 
+#: name -> master v7 reading the table over the game's earlier rounds too, not only this
+#: round's plays (the agent remembers, per game, each round's last reading)
+MEMORY_VARIANTS: dict[str, TableWeight] = {"memory": TABLE_PRIOR_WEIGHT,
+                                           "memorylow30": TableWeight(0.3, 0.8, prior=0.2)}
+
+
+class MemoryAgent(SearchAgent):
+    """Master v7 whose table reading (the prior's weight, and whether its worlds are refined)
+    counts the other seats' explained and informative plays of the game's earlier rounds as
+    well as this round's. A prototype: the shipped agent sees one observation, which holds
+    this round's plays only, so it would need the earlier rounds from the table."""
+
+    def __init__(self, *args: Any, table: TableWeight, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.table = table
+        self._forget()
+
+    def _forget(self) -> None:
+        self.round = -1
+        self.earlier = (0, 0)
+        self.this_round = (0, 0)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._forget()
+
+    def _read(self, observation: Observation) -> tuple[float, float]:
+        """OI's weight for the swaps' gate (as `TABLE_PRIOR_WEIGHT` reads) and for the blend."""
+        if observation.round_number != self.round:
+            self.earlier = (self.earlier[0] + self.this_round[0],
+                            self.earlier[1] + self.this_round[1])
+            self.this_round = (0, 0)
+            self.round = observation.round_number
+        if observed_plays(observation):
+            key = (observation.round_number, len(observation.played_cards), observation.player)
+            rng = random.Random(f"table:{self.seed}:{key}")
+            knowledge = Knowledge.of(observation)
+            deals = [sample_hands(knowledge, rng) for _ in range(self.table.deals)]
+            self.this_round = explained_plays(observation, deals)
+        belief = heuristic_belief(self.earlier[0] + self.this_round[0],
+                                  self.earlier[1] + self.this_round[1], self.table.prior)
+        gate = TABLE_PRIOR_WEIGHT.high - (TABLE_PRIOR_WEIGHT.high - TABLE_PRIOR_WEIGHT.low) * belief
+        return gate, self.table.high - (self.table.high - self.table.low) * belief
+
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        gate, weight = self._read(observation)
+
+        class Read:
+            def weight(self, obs: Observation, seed: int) -> float:
+                return gate
+
+        usual = pimc.TABLE_PRIOR_WEIGHT, self.prior_weight
+        pimc.TABLE_PRIOR_WEIGHT = Read()  # type: ignore[assignment]
+        self.prior_weight = weight
+        try:
+            return super().action_scores(observation)
+        finally:
+            pimc.TABLE_PRIOR_WEIGHT, self.prior_weight = usual
+
+
 class BidRefineAgent(RefineAgent):
     """Master v6 (its own swaps at the cards) whose bids' worlds are always refined
     (`BID_REFINE_VARIANTS`)."""
@@ -396,6 +463,8 @@ class EndgameAgent(RestAgent):
 def settings(name: str) -> tuple[dict[str, Any], Any]:
     if name in BID_REFINE_VARIANTS:
         return asdict(V6_BUDGET), asdict(TABLE_PRIOR_WEIGHT)
+    if name in MEMORY_VARIANTS:
+        return asdict(DEFAULT_BUDGET), {"over the game's rounds": asdict(MEMORY_VARIANTS[name])}
     if name in REFINE_VARIANTS:
         return {**V3, "where": {"at most 0.6": {
             "refine": {"steps": REFINE_VARIANTS[name], "heuristic bids": 0.05, "plays": 0.05,
@@ -527,6 +596,8 @@ def register(name: str) -> str:
             agent = SearchAgent(Budget(**budget_args), **{**common, "prior": scorer})
         elif name in BID_REFINE_VARIANTS:
             agent = BidRefineAgent(V6_BUDGET, steps=BID_REFINE_VARIANTS[name], **v5)
+        elif name in MEMORY_VARIANTS:
+            agent = MemoryAgent(DEFAULT_BUDGET, table=MEMORY_VARIANTS[name], **v5)
         elif name in REFINE_VARIANTS:
             agent = RefineAgent(Budget(**V3), steps=REFINE_VARIANTS[name], **v5)
         elif name in HEURISTIC_MODEL_VARIANTS:
@@ -565,7 +636,7 @@ def main(argv: list[str] | None = None) -> int:
                                      *TABLE_VARIANTS, *LOOSE_VARIANTS, *OI_TRICK_VARIANTS,
                                      *ENDGAME_VARIANTS, *OI_PLAY_VARIANTS,
                                      *HEURISTIC_MODEL_VARIANTS, *REFINE_VARIANTS,
-                                     *BID_REFINE_VARIANTS]))
+                                     *BID_REFINE_VARIANTS, *MEMORY_VARIANTS]))
     parser.add_argument("--against", default="search-v1")
     parser.add_argument("--table", default=None,
                         help="instead of head to head: the variant at a table of these agents, "
