@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import sys
 import time
 from dataclasses import asdict
@@ -36,8 +35,8 @@ from wizard.ai.search.plays import observed_plays
 from wizard.ai.search.prior import load_prior, master_prior
 from wizard.ai.search.refine import refined_deals
 from wizard.ai.search.rollout import closest_bid, heuristic_card, rollout_score
-from wizard.ai.search.table import TableWeight, explained_plays, heuristic_belief, weight_at
-from wizard.ai.search.worlds import Knowledge, sample_hands, world_core
+from wizard.ai.search.table import TableWeight, heuristic_belief, round_reading, weight_at
+from wizard.ai.search.worlds import world_core
 from wizard.engine import (
     PLAY_BASE,
     Bid,
@@ -108,8 +107,6 @@ TABLE_VARIANTS: dict[str, tuple[dict[str, Any], TableWeight]] = {
     # master v7 (its swaps where the table reads like the heuristic) trusting its own search
     # more there: OI's weight falls to 0.3 instead of 0.5 as the plays read like the heuristic
     "v7low30": (asdict(DEFAULT_BUDGET), TableWeight(0.3, 0.8, prior=0.2)),
-    # master v7 with 48 worlds instead of 32
-    "v7w48": ({**asdict(DEFAULT_BUDGET), "worlds": 48}, TABLE_PRIOR_WEIGHT),
 }
 
 
@@ -321,15 +318,10 @@ class MemoryAgent(SearchAgent):
             self.this_round = (0, 0)
             self.round = observation.round_number
         if observed_plays(observation):
-            key = (observation.round_number, len(observation.played_cards), observation.player)
-            rng = random.Random(f"table:{self.seed}:{key}")
-            knowledge = Knowledge.of(observation)
-            deals = [sample_hands(knowledge, rng) for _ in range(self.table.deals)]
-            self.this_round = explained_plays(observation, deals)
+            self.this_round = round_reading(observation, self.seed, self.table.deals)
         belief = heuristic_belief(self.earlier[0] + self.this_round[0],
                                   self.earlier[1] + self.this_round[1], self.table.prior)
-        gate = TABLE_PRIOR_WEIGHT.high - (TABLE_PRIOR_WEIGHT.high - TABLE_PRIOR_WEIGHT.low) * belief
-        return gate, self.table.high - (self.table.high - self.table.low) * belief
+        return TABLE_PRIOR_WEIGHT.at(belief), self.table.at(belief)
 
     def action_scores(self, observation: Observation) -> dict[int, float]:
         gate, weight = self._read(observation)

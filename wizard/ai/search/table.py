@@ -132,20 +132,32 @@ class TableWeight:
         """The prior's weight for this decision of the observer's."""
         return _weight(self, observation, seed)
 
+    def at(self, belief: float) -> float:
+        """The prior's weight at ``belief`` that the other seats play like the heuristic.
+
+        >>> TableWeight(low=0.5, high=0.8).at(1.0)
+        0.5
+        """
+        return round(self.high - (self.high - self.low) * belief, 12)
+
+
+def round_reading(observation: Observation, seed: int, deals: int) -> tuple[int, int]:
+    """`explained_plays` of this round over ``deals`` deals drawn from the observation and
+    ``seed`` (the same position draws the same deals); ``(0, 0)`` before any play."""
+    if not observed_plays(observation):
+        return 0, 0
+    key = (observation.round_number, len(observation.played_cards), observation.player)
+    rng = random.Random(f"table:{seed}:{key}")
+    knowledge = Knowledge.of(observation)
+    return explained_plays(observation, [sample_hands(knowledge, rng) for _ in range(deals)])
+
 
 @functools.lru_cache(maxsize=8)
 def _weight(table: TableWeight, observation: Observation, seed: int) -> float:
     # kept for a few decisions: the master's search reads the table for its worlds and
     # again for its blend, ~1 ms each at a card decision
-    if not observed_plays(observation):
-        belief = table.prior
-    else:
-        key = (observation.round_number, len(observation.played_cards), observation.player)
-        rng = random.Random(f"table:{seed}:{key}")
-        knowledge = Knowledge.of(observation)
-        deals = [sample_hands(knowledge, rng) for _ in range(table.deals)]
-        belief = heuristic_belief(*explained_plays(observation, deals), table.prior)
-    return round(table.high - (table.high - table.low) * belief, 12)
+    return table.at(heuristic_belief(*round_reading(observation, seed, table.deals),
+                                     table.prior))
 
 
 #: a prior weight: fixed, or read from the table
@@ -166,4 +178,4 @@ def weight_at(weight: PriorWeight, observation: Observation, seed: int) -> float
 
 
 __all__ = ["EXPLAINED_IF_HEURISTIC", "EXPLAINED_OTHERWISE", "PriorWeight", "TableWeight",
-           "explained_plays", "heuristic_belief", "weight_at"]
+           "explained_plays", "heuristic_belief", "round_reading", "weight_at"]
