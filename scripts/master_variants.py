@@ -30,7 +30,7 @@ from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
 from wizard.ai.registry import register_agent
 from wizard.ai.search import Budget, SearchAgent, blend, inference, pimc
 from wizard.ai.search.oi_plays import OIPlayInference
-from wizard.ai.search.pimc import DEFAULT_BUDGET, TABLE_PRIOR_WEIGHT, V6_BUDGET
+from wizard.ai.search.pimc import TABLE_PRIOR_WEIGHT, V6_BUDGET, V7_BUDGET
 from wizard.ai.search.plays import observed_plays
 from wizard.ai.search.prior import load_prior, master_prior
 from wizard.ai.search.refine import refined_deals
@@ -106,7 +106,7 @@ TABLE_VARIANTS: dict[str, tuple[dict[str, Any], TableWeight]] = {
     "allbids": ({**V3, "bid_window": None}, TableWeight(0.5, 0.8, prior=0.2)),
     # master v7 (its swaps where the table reads like the heuristic) trusting its own search
     # more there: OI's weight falls to 0.3 instead of 0.5 as the plays read like the heuristic
-    "v7low30": (asdict(DEFAULT_BUDGET), TableWeight(0.3, 0.8, prior=0.2)),
+    "v7low30": (asdict(V7_BUDGET), TableWeight(0.3, 0.8, prior=0.2)),
 }
 
 
@@ -456,7 +456,7 @@ def settings(name: str) -> tuple[dict[str, Any], Any]:
     if name in BID_REFINE_VARIANTS:
         return asdict(V6_BUDGET), asdict(TABLE_PRIOR_WEIGHT)
     if name in MEMORY_VARIANTS:
-        return asdict(DEFAULT_BUDGET), {"over the game's rounds": asdict(MEMORY_VARIANTS[name])}
+        return asdict(V7_BUDGET), {"over the game's rounds": asdict(MEMORY_VARIANTS[name])}
     if name in REFINE_VARIANTS:
         return {**V3, "where": {"at most 0.6": {
             "refine": {"steps": REFINE_VARIANTS[name], "heuristic bids": 0.05, "plays": 0.05,
@@ -589,7 +589,7 @@ def register(name: str) -> str:
         elif name in BID_REFINE_VARIANTS:
             agent = BidRefineAgent(V6_BUDGET, steps=BID_REFINE_VARIANTS[name], **v5)
         elif name in MEMORY_VARIANTS:
-            agent = MemoryAgent(DEFAULT_BUDGET, table=MEMORY_VARIANTS[name], **v5)
+            agent = MemoryAgent(V7_BUDGET, table=MEMORY_VARIANTS[name], **v5)
         elif name in REFINE_VARIANTS:
             agent = RefineAgent(Budget(**V3), steps=REFINE_VARIANTS[name], **v5)
         elif name in HEURISTIC_MODEL_VARIANTS:

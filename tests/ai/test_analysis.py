@@ -30,7 +30,7 @@ from wizard.ai.analysis import (
     decision_points,
     judge_settings,
 )
-from wizard.ai.search import DEFAULT_BUDGET, Budget, SearchAgent
+from wizard.ai.search import DEFAULT_BUDGET, GAME_PRIOR_WEIGHT, Budget, SearchAgent
 from wizard.ai.search.prior import master_prior
 from wizard.engine import Action, GameOptions, Observation, Phase, PlayCard, WizardGame
 
@@ -64,7 +64,10 @@ def heuristic(seat: int, observation: Observation) -> Action:
 
 def test_a_seat_that_plays_as_the_master_loses_nothing_on_any_decision() -> None:
     budget = AnalysisBudget(worlds=4)
-    master = SearchAgent(Budget(worlds=4, bid_window=None), seed=ANALYSIS_SEED)
+    # the judge's search without OI: worlds refined where the table, read over the game,
+    # reads like the heuristic (here from round 2 on), uniform elsewhere
+    master = SearchAgent(dataclasses.replace(DEFAULT_BUDGET, worlds=4, bid_window=None),
+                         seed=ANALYSIS_SEED)
     options = GameOptions(wizard_trump_dealer_chooses=True)
 
     def choose(seat: int, observation: Observation) -> Action:
@@ -90,7 +93,8 @@ def test_with_the_master_bots_prior_a_seat_that_plays_as_the_master_bot_loses_no
     assert prior is not None, "the shipped OI networks are needed"
     budget = AnalysisBudget(worlds=4)
     master = SearchAgent(dataclasses.replace(DEFAULT_BUDGET, worlds=4, bid_window=None),
-                         seed=ANALYSIS_SEED, prior=prior, bid_model=prior.overall)  # master v2
+                         seed=ANALYSIS_SEED, prior=prior, bid_model=prior.overall,
+                         prior_weight=GAME_PRIOR_WEIGHT)  # master v8 at 4 worlds
     plain = SearchAgent(Budget(worlds=4, bid_window=None), seed=ANALYSIS_SEED)
 
     def choose(seat: int, observation: Observation) -> Action:
@@ -359,13 +363,14 @@ def test_every_decision_is_judged_against_a_legal_master_choice(
     assert first + rest == decisions
 
 
-#: What the judge of `JUDGE_VERSION` 4 (master v7, bot version 9) depends on besides the
+#: What the judge of `JUDGE_VERSION` 5 (master v8, bot version 10) depends on besides the
 #: record. A stored report of an earlier judge is analysed again when asked for, so a change
 #: to these (or to the search's code) must raise the version: record its settings here then.
-JUDGE_4 = {
+JUDGE_5 = {
     "budget": {"worlds": 32, "bid_window": 3, "bid_spread": None, "inference": 5.0,
-               "oversample": 8, "plays": 0.3, "min_ess": 0.1, "refine": 200},
-    "prior_weight": {"low": 0.5, "high": 0.8, "prior": 0.2, "deals": 64},
+               "oversample": 8, "plays": 0.3, "min_ess": 0.1, "refine": 200,
+               "whole_game": True},
+    "prior_weight": {"low": 0.3, "high": 0.8, "prior": 0.2, "deals": 64, "game": True},
     "refine": {"table": 0.6, "error": 0.05, "min_ess": 0.03},
     "networks": {
         "oi_overall": "b9eee19643584d1966ce51ebcdae055c794dad945c4671334f27af4974828ba7",
@@ -375,8 +380,8 @@ JUDGE_4 = {
 
 
 def test_the_judge_version_names_what_the_judge_depends_on() -> None:
-    assert JUDGE_VERSION == 4
-    changed = {k: v for k, v in judge_settings().items() if JUDGE_4.get(k) != v}
+    assert JUDGE_VERSION == 5
+    changed = {k: v for k, v in judge_settings().items() if JUDGE_5.get(k) != v}
     assert not changed, (f"the judge changed ({changed}): raise JUDGE_VERSION in "
                          "wizard/ai/analysis.py and record its settings here")
     report = build_report(GameRecord(3, GameOptions(), 1, ()), [0], [],

@@ -572,6 +572,33 @@ def test_scores_are_the_running_sums_of_the_round_changes() -> None:
     assert game.scores == totals
 
 
+@pytest.mark.parametrize(("players", "seed"), [(3, 4), (4, 9), (6, 2)])
+def test_a_finished_round_keeps_its_dealer_trump_and_every_card_in_play_order(
+        players: int, seed: int) -> None:
+    game = WizardGame(players, seed=seed, options=GameOptions(wizard_trump_dealer_chooses=True))
+    rng = random.Random(seed)
+    started = game.start_events()[0]
+    tricks: list[TrickCompleted] = []
+    checked = 0
+    while not game.is_finished:
+        for event in game.apply(game.current_player, rng.choice(game.legal_actions())):
+            if isinstance(event, RoundStarted):
+                started, tricks = event, []
+            elif isinstance(event, TrickCompleted):
+                tricks.append(event)
+            elif isinstance(event, RoundCompleted):
+                result = event.result
+                assert isinstance(started, RoundStarted)
+                assert started.round_number == result.round_number
+                assert result.dealer == started.dealer
+                assert result.trump_suit == tricks[0].trick.trump_suit
+                assert result.plays == tuple(p.card.id for t in tricks for p in t.trick.cards)
+                assert len(set(result.plays)) == players * result.round_number
+                checked += 1
+    assert checked == len(game.round_history) == 60 // players
+    assert game.round_history[-1].trump_suit is None  # the last round deals out the deck
+
+
 def test_the_game_ends_after_the_last_round_with_the_winners() -> None:
     game = WizardGame(3, seed=2)
     events = finish_with(game, lambda actions: actions[0])

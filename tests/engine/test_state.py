@@ -155,15 +155,21 @@ def test_trick_result_from_dict_rejects_bad_fields(field: str, bad: object) -> N
 
 
 def test_round_result_round_trip_and_format() -> None:
-    result = RoundResult(2, (1, 0, 2), (1, 1, 0), (30, -10, -20), (50, 10, -20))
+    result = RoundResult(2, (1, 0, 2), (1, 1, 0), (30, -10, -20), (50, 10, -20), 1,
+                         Suit.GREEN, (3, 17, 52, 40, 56, 8))
     assert result.to_dict() == {
         "round_number": 2, "bids": [1, 0, 2], "tricks": [1, 1, 0],
         "score_changes": [30, -10, -20], "scores": [50, 10, -20],
+        "dealer": 1, "trump_suit": "green", "plays": [3, 17, 52, 40, 56, 8],
     }
     assert RoundResult.from_dict(json_round_trip(result.to_dict())) == result
-    for field in ("bids", "scores"):
+    no_trump = dataclasses.replace(result, trump_suit=None)
+    assert RoundResult.from_dict(json_round_trip(no_trump.to_dict())) == no_trump
+    for field, bad in (("bids", [1, True, 2]), ("scores", [1, True, 2]), ("plays", [3, 60]),
+                       ("plays", [-1]), ("plays", "3,17"), ("trump_suit", "pink"),
+                       ("dealer", None)):
         data = result.to_dict()
-        data[field] = [1, True, 2]
+        data[field] = bad
         with pytest.raises(ValueError, match=field):
             RoundResult.from_dict(data)
     data = result.to_dict()
@@ -196,7 +202,8 @@ def test_event_json_matches_the_documented_format() -> None:
     trick = a_trick()
     assert TrickCompleted(trick).to_dict() == {"type": "trick_completed",
                                                "trick": trick.to_dict()}
-    result = RoundResult(1, (0, 1, 0), (1, 0, 0), (-10, -10, 20), (-10, -10, 20))
+    result = RoundResult(1, (0, 1, 0), (1, 0, 0), (-10, -10, 20), (-10, -10, 20), 0, None,
+                         (59, 20, 7))
     assert RoundCompleted(result).to_dict() == {"type": "round_completed",
                                                 "result": result.to_dict()}
     assert GameFinished((10, 30, 30), (1, 2)).to_dict() == {

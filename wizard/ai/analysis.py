@@ -64,7 +64,7 @@ from .oi import IMMEDIATE_NAME, OVERALL_NAME, OIAgent
 from .policy import models_dir
 from .search import (
     DEFAULT_BUDGET,
-    TABLE_PRIOR_WEIGHT,
+    GAME_PRIOR_WEIGHT,
     Budget,
     Scorer,
     bid_values,
@@ -83,9 +83,10 @@ BLUNDER = 15.0  # ... and a "blunder"
 #: report holds change (the search's budget, OI's weight, the networks). 2: master v5's
 #: search and blend (bot version 7); 3: master v6's (bot version 8, its worlds refined
 #: where the table reads like the heuristic); 4: master v7's (bot version 9, 200 swaps a
-#: world instead of 100); a stored report without the field was made
+#: world instead of 100); 5: master v8's (bot version 10, the table read over the game,
+#: OI at 0.3 where it reads like the heuristic); a stored report without the field was made
 #: before it existed, by an earlier judge. A server analyses such a seat again when asked.
-JUDGE_VERSION = 4
+JUDGE_VERSION = 5
 
 
 def by_current_judge(report: dict[str, Any]) -> bool:
@@ -100,7 +101,7 @@ def judge_settings() -> dict[str, Any]:
     files = {name: hashlib.sha256((models_dir() / f"{name}.onnx").read_bytes()).hexdigest()
              for name in (OVERALL_NAME, IMMEDIATE_NAME)}
     return {"budget": dataclasses.asdict(DEFAULT_BUDGET),
-            "prior_weight": dataclasses.asdict(TABLE_PRIOR_WEIGHT), "networks": files,
+            "prior_weight": dataclasses.asdict(GAME_PRIOR_WEIGHT), "networks": files,
             "refine": {"table": HEURISTIC_TABLE, "error": REFINE_ERROR,
                        "min_ess": REFINE_MIN_ESS},
             "seed": ANALYSIS_SEED, "mistake": MISTAKE, "blunder": BLUNDER}
@@ -263,9 +264,9 @@ def analyse_decision(observation: Observation, action: Action, budget: AnalysisB
     scores = prior.action_scores(observation) if prior is not None and len(
         observation.legal_actions) > 1 else None
     bid_model = prior.overall if isinstance(prior, OIAgent) else None  # weighs the worlds
-    # the weight master reads from the table (bot version 7): the others' plays say how far
+    # the weight master reads from the table (bot version 10): the others' plays say how far
     # the search's heuristic rollouts model them
-    weight = 0.0 if scores is None else weight_at(TABLE_PRIOR_WEIGHT, observation, ANALYSIS_SEED)
+    weight = 0.0 if scores is None else weight_at(GAME_PRIOR_WEIGHT, observation, ANALYSIS_SEED)
 
     def valued(values: dict[int, float]) -> dict[int, float]:
         return values if scores is None else blend(values, scores, weight)

@@ -18,10 +18,12 @@ from .policy import OnnxPolicy, models_dir
 from .search import (
     DEFAULT_BUDGET,
     EARLIER_PRIOR_WEIGHT,
+    GAME_PRIOR_WEIGHT,
     PRIOR_WEIGHT,
     TABLE_PRIOR_WEIGHT,
     V3_BUDGET,
     V6_BUDGET,
+    V7_BUDGET,
     Budget,
     PriorWeight,
     SearchAgent,
@@ -48,7 +50,7 @@ def _make_search(seed: int | None = None, **options: object) -> Agent:
     worlds = options.get("worlds")
     if worlds is not None and type(worlds) is not int:
         raise ValueError(f"worlds must be an integer, got {worlds!r}")
-    weight: PriorWeight = TABLE_PRIOR_WEIGHT  # read from the table unless a number is given
+    weight: PriorWeight = GAME_PRIOR_WEIGHT  # read from the table unless a number is given
     if "prior_weight" in options:
         number = options["prior_weight"]
         if not isinstance(number, int | float) or isinstance(number, bool):
@@ -79,9 +81,10 @@ def _earlier_master(name: str, budget: Budget, weight: PriorWeight = EARLIER_PRI
     """A master before the current one, kept to measure against: ``search-v2`` (worlds
     weighted by the bids only, OI's values at 0.5), ``search-v3`` (by the bids and card
     plays; bot versions 3-5), ``search-v4`` (OI's values at 0.8; bot version 6) and
-    ``search-v5`` (OI's weight read from the table; bot version 7) and ``search-v6``
+    ``search-v5`` (OI's weight read from the table; bot version 7), ``search-v6``
     (worlds refined by 100 card swaps where the table reads like the heuristic; bot
-    version 8)."""
+    version 8) and ``search-v7`` (200 swaps; the table read in the round only; bot
+    version 9)."""
 
     def factory(seed: int | None = None, **_: object) -> Agent:
         prior = master_prior()
@@ -116,6 +119,7 @@ _REGISTRY: dict[str, AgentFactory] = {
     "search-v4": _earlier_master("search-v4", V3_BUDGET, PRIOR_WEIGHT),
     "search-v5": _earlier_master("search-v5", V3_BUDGET, TABLE_PRIOR_WEIGHT),
     "search-v6": _earlier_master("search-v6", V6_BUDGET, TABLE_PRIOR_WEIGHT),
+    "search-v7": _earlier_master("search-v7", V7_BUDGET, TABLE_PRIOR_WEIGHT),
     **{f"bot:{level}": _make_level(level) for level in ("easy", "medium", "hard", "master")},
     "oi": _make_oi,
 }
@@ -133,13 +137,13 @@ def agent_names() -> list[str]:
 def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
     """Build an agent by name: random, heuristic, model, oi, search, ``bot:<level>``.
 
-    ``search`` is the determinized search bot, master v7 (its worlds weighted by
+    ``search`` is the determinized search bot, master v8 (its worlds weighted by
     the other seats' bids and card plays, refined by card swaps where the table
-    reads like the heuristic, OI's values at a weight read from the table,
-    `wizard.ai.search.table`; ``search-v1``: uniform worlds, ``search-v2``:
+    reads like the heuristic, OI's values at a weight read from the table over the
+    game, `wizard.ai.search.table`; ``search-v1``: uniform worlds, ``search-v2``:
     weighted by the bids only, ``search-v3``: OI at 0.5, ``search-v4``: OI at 0.8,
-    ``search-v5``: no swaps, ``search-v6``: 100 swaps, the masters before, kept to
-    measure against) (options ``worlds``, default 32,
+    ``search-v5``: no swaps, ``search-v6``: 100 swaps, ``search-v7``: the table read
+    in the round only, the masters before, kept to measure against) (options ``worlds``, default 32,
     and ``prior_weight``, a fixed weight instead of the table's: its values
     averaged with OI's, `wizard.ai.search.prior`; 0 or missing OI networks: the
     plain search);

@@ -298,6 +298,7 @@ class WizardGame:
         # what the trick needs must be read before a finished round deals the next one
         round_number, trick_number = core.round_number, core.trick_number
         trump_card, trump_suit = core.trump_card, core.trump_suit
+        dealer, plays = core.dealer, core.played  # a new list each round: this one is kept
         outcome = core.apply(index)
         if outcome == _core.NOTHING:
             return []
@@ -322,6 +323,9 @@ class WizardGame:
             tricks=tuple(core.last_tricks),
             score_changes=tuple(core.last_changes),
             scores=tuple(core.scores),
+            dealer=dealer,
+            trump_suit=_suit(trump_suit),
+            plays=tuple(plays),
         )
         self._round_history += (result,)
         events.append(RoundCompleted(result))

@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .cards import Card, Suit
+from .cards import NUM_CARDS, Card, Suit
 from .rules import MAX_ROUNDS
 
 
@@ -159,13 +159,22 @@ class TrickResult:
 
 @dataclass(frozen=True, slots=True)
 class RoundResult:
-    """One scored round; every tuple is indexed by seat."""
+    """One scored round; ``bids`` to ``scores`` are indexed by seat.
+
+    ``dealer`` dealt it, ``trump_suit`` was trump (``None``: none), and ``plays``
+    are the ids of its cards in the order they were played (the first trick's
+    leader sat left of the dealer; each trick's winner led the next): everyone
+    at the table saw them, and a finished round shows every hand it dealt.
+    """
 
     round_number: int
     bids: tuple[int, ...]
     tricks: tuple[int, ...]
     score_changes: tuple[int, ...]
     scores: tuple[int, ...]
+    dealer: int
+    trump_suit: Suit | None
+    plays: tuple[int, ...]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -174,18 +183,28 @@ class RoundResult:
             "tricks": list(self.tricks),
             "score_changes": list(self.score_changes),
             "scores": list(self.scores),
+            "dealer": self.dealer,
+            "trump_suit": None if self.trump_suit is None else self.trump_suit.value,
+            "plays": list(self.plays),
         }
 
     @staticmethod
     def from_dict(data: Any) -> RoundResult:
-        keys = ("round_number", "bids", "tricks", "score_changes", "scores")
+        keys = ("round_number", "bids", "tricks", "score_changes", "scores", "dealer",
+                "trump_suit", "plays")
         d = _require(data, "round result", keys)
+        plays = _ints(d["plays"], "plays")
+        if any(not 0 <= card < NUM_CARDS for card in plays):
+            raise ValueError(f"plays must be card ids 0-{NUM_CARDS - 1}, got {d['plays']!r}")
         return RoundResult(
             round_number=_int(d["round_number"], "round_number"),
             bids=_ints(d["bids"], "bids"),
             tricks=_ints(d["tricks"], "tricks"),
             score_changes=_ints(d["score_changes"], "score_changes"),
             scores=_ints(d["scores"], "scores"),
+            dealer=_int(d["dealer"], "dealer"),
+            trump_suit=_suit_or_none(d["trump_suit"], "trump_suit"),
+            plays=plays,
         )
 
 

@@ -73,6 +73,9 @@ class RoundView(msgspec.Struct, frozen=True, gc=False):
     tricks: tuple[int, ...]
     score_changes: tuple[int, ...]
     scores: tuple[int, ...]
+    dealer: int
+    trump_suit: SuitName | None
+    plays: tuple[int, ...]  # card ids in the order they were played
 
 
 class ObservationView(msgspec.Struct, frozen=True, gc=False):

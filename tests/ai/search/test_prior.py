@@ -11,6 +11,7 @@ from wizard.ai.levels.strength import move_draw
 from wizard.ai.oi import OIAgent
 from wizard.ai.registry import make_agent
 from wizard.ai.search import (
+    GAME_PRIOR_WEIGHT,
     TABLE_PRIOR_WEIGHT,
     Budget,
     SearchAgent,
@@ -101,7 +102,8 @@ def test_bad_prior_settings_are_refused() -> None:
 
 
 def test_the_search_reads_its_weight_from_the_table_unless_given_one() -> None:
-    assert make_agent("search").prior_weight == TABLE_PRIOR_WEIGHT  # type: ignore[attr-defined]
+    assert make_agent("search").prior_weight == GAME_PRIOR_WEIGHT  # type: ignore[attr-defined]
+    assert make_agent("search-v7").prior_weight == TABLE_PRIOR_WEIGHT  # type: ignore[attr-defined]
     assert make_agent("search", prior_weight=0.8).prior_weight == 0.8  # type: ignore[attr-defined]
     assert make_agent("search-v4").prior_weight == 0.8  # type: ignore[attr-defined]
     assert make_agent("search-v3").prior_weight == 0.5  # type: ignore[attr-defined]
@@ -116,7 +118,8 @@ def test_a_master_bot_weighs_oi_as_its_version_says(prior: OIAgent) -> None:
     # stored before it 0.5: each bot plays its own blend's choice, and on some positions
     # the choices differ
     assert (master_prior_weight(5), master_prior_weight(6)) == (0.5, 0.8)
-    assert master_prior_weight(7) == TABLE_PRIOR_WEIGHT
+    assert master_prior_weight(7) == master_prior_weight(9) == TABLE_PRIOR_WEIGHT
+    assert master_prior_weight(10) == GAME_PRIOR_WEIGHT
     heuristic = HeuristicAgent()
     apart = 0
     for seed in range(100):
@@ -143,3 +146,30 @@ def test_a_master_bot_weighs_oi_as_its_version_says(prior: OIAgent) -> None:
             played, _ = LevelAgent("master").act_as_bot(obs, bot, seed)
             assert action_index(played) == action
     assert apart >= 3
+
+
+def test_master_v8_reads_the_table_over_the_game_and_a_v7_bot_still_reads_the_round(
+        prior: OIAgent) -> None:
+    # at round 4's first bid among heuristic players, v7 (bot version 9) knows nothing of
+    # the table yet and weighs OI 0.74; v8 (bot version 10) read rounds 1-3 and leans on
+    # its search: each bot plays its own values
+    from .test_table import at_bid
+
+    assert not master_budget(32, 9).whole_game and master_budget(32, 10).whole_game
+    apart = 0
+    for seed in range(4):
+        _, obs = at_bid("heuristic", seed, 4)
+        assert weight_at(master_prior_weight(9), obs, 3) == pytest.approx(0.74)
+        assert weight_at(master_prior_weight(10), obs, 3) < 0.45
+        chosen = {}
+        for version in (9, 10):
+            bot = BotSettings(BotLevel.MASTER, 100, seed=3, version=version)
+            draw = move_draw(bot.strength, bot.seed, 7, len(obs.legal_actions), varies=True)
+            values = blended_values(obs, master_budget(draw.worlds, version), 3, prior,
+                                    master_prior_weight(version))
+            chosen[version] = pick(values, action_index(HeuristicAgent().act(obs)),
+                                   draw.value_temperature, draw.uniform)
+            played, _ = LevelAgent("master").act_as_bot(obs, bot, 7)
+            assert draw.random_pick >= 0 or action_index(played) == chosen[version]
+        apart += chosen[9] != chosen[10]
+    assert apart >= 1

@@ -7,13 +7,16 @@ import pytest
 from wizard.ai.agents.heuristic import HeuristicAgent
 from wizard.ai.registry import make_agent
 from wizard.ai.search.plays import observed_plays
+from wizard.ai.search.pimc import GAME_PRIOR_WEIGHT, TABLE_PRIOR_WEIGHT
 from wizard.ai.search.table import (
     TableWeight,
     explained_plays,
+    finished_reading,
+    game_reading,
     heuristic_belief,
     weight_at,
 )
-from wizard.engine import Observation, Phase, WizardGame
+from wizard.engine import Observation, Phase, PlayCard, WizardGame
 from wizard.engine.rules import legal_cards_mask
 
 from .test_plays import true_deal
@@ -45,6 +48,59 @@ def test_the_true_deal_explains_every_play_of_heuristic_players(seed: int) -> No
                   for p in observed_plays(obs))
     assert informative == choices > 0
     assert explained == informative
+
+
+def at_bid(opponents: str, seed: int, round_number: int) -> tuple[WizardGame, Observation]:
+    """Seat 0 (the heuristic) at its bid in ``round_number``, the others ``opponents``."""
+    game = WizardGame(4, seed=seed)
+    me = HeuristicAgent()
+    others = [make_agent(opponents, seed=seed + k) for k in (1, 2, 3)]
+    while True:
+        seat = game.current_player
+        assert seat is not None
+        obs = game.observation(seat)
+        if seat == 0 and obs.round_number == round_number and obs.phase is Phase.BIDDING:
+            return game, obs
+        game.apply(seat, (me if seat == 0 else others[seat - 1]).act(obs))
+
+
+@pytest.mark.parametrize(("opponents", "seed"), [("heuristic", 3), ("oi", 4)])
+def test_a_finished_round_is_read_with_the_hands_each_seat_really_held(
+        opponents: str, seed: int) -> None:
+    game = WizardGame(4, seed=seed)
+    agents = [make_agent(opponents, seed=seed + k) for k in range(4)]
+    choices = [0] * 6  # per round: the plays of seats 1-3 that had more than one legal card
+    while game.round_number <= 5:
+        seat = game.current_player
+        assert seat is not None
+        obs = game.observation(seat)
+        if seat != 0 and obs.phase is Phase.PLAYING:
+            choices[obs.round_number] += sum(isinstance(a, PlayCard)
+                                             for a in obs.legal_actions) > 1
+        game.apply(seat, agents[seat].act(obs))
+    readings = [finished_reading(r, 0) for r in game.round_history]
+    assert [m for _, m in readings] == choices[1:]
+    assert readings[0] == (0, 0)  # one card each: no choice
+    explained = sum(x for x, _ in readings)
+    informative = sum(choices)
+    assert informative >= 10
+    if opponents == "heuristic":
+        assert explained == informative  # their own hands explain every play
+    else:
+        assert explained < informative  # OI, given the same hands, chose otherwise
+    assert game_reading(game.observation(0)) == (explained, informative)
+
+
+def test_reading_the_game_knows_the_table_at_the_next_rounds_first_bid() -> None:
+    """Read in the round only, every bid sees the prior; over the game, by round 5 the
+    weight leans on the search against heuristics and on OI against OI."""
+    against_heuristics = [at_bid("heuristic", s, 5)[1] for s in range(6)]
+    against_oi = [at_bid("oi", s, 5)[1] for s in range(6)]
+    for obs in against_heuristics + against_oi:
+        assert TABLE_PRIOR_WEIGHT.weight(obs, seed=1) == pytest.approx(0.74)
+    assert max(GAME_PRIOR_WEIGHT.weight(o, seed=1) for o in against_heuristics) < 0.32
+    oi_weights = [GAME_PRIOR_WEIGHT.weight(o, seed=1) for o in against_oi]
+    assert sum(oi_weights) / 6 > 0.7 and sum(w > 0.75 for w in oi_weights) >= 5
 
 
 def test_the_weight_leans_on_the_search_against_heuristics_and_on_oi_against_oi() -> None:

@@ -66,13 +66,15 @@ BRAINS: dict[BotLevel, str] = {
 #: heuristic, up to 0.8 where they do not (`wizard.ai.search.table`);
 #: 8 — where the table reads like the heuristic, master's worlds walk 100 card swaps
 #: toward the hands that explain the others' bids and plays (`wizard.ai.search.refine`);
-#: 9 — 200 card swaps a world (master v7).
+#: 9 — 200 card swaps a world (master v7);
+#: 10 — master reads the table over the game's finished rounds too, and weighs OI's
+#: values 0.3 where it reads like the heuristic (master v8, `GAME_PRIOR_WEIGHT`).
 #: Hard plays the policy's cards by its probabilities, not one card ahead as the
 #: ``model`` agent does (the policy's ``card_lookahead``): looking ahead, hard came too
 #: close to master (docs/measurements/ai.md#cards-one-card-ahead).
 #: A stored bot keeps its version (one stored without one is 1), so a game restored after
 #: an upgrade goes on with the bots it started with, move for move.
-BOT_VERSION = 9
+BOT_VERSION = 10
 
 #: The policy file (``models/<name>.onnx``) of hard bots up to a version; newer ones play
 #: `HARD_POLICY`. A new policy for hard keeps the old file and adds a line here.

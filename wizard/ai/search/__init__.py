@@ -19,10 +19,12 @@ from __future__ import annotations
 from .pimc import (
     DEFAULT_BUDGET,
     EARLIER_PRIOR_WEIGHT,
+    GAME_PRIOR_WEIGHT,
     PRIOR_WEIGHT,
     TABLE_PRIOR_WEIGHT,
     V3_BUDGET,
     V6_BUDGET,
+    V7_BUDGET,
     BidValue,
     Budget,
     Scorer,
@@ -39,8 +41,8 @@ from .pimc import (
 from .prior import blended_values, load_prior, master_prior
 from .table import PriorWeight, TableWeight
 
-__all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "PRIOR_WEIGHT", "TABLE_PRIOR_WEIGHT",
-           "V3_BUDGET", "V6_BUDGET", "BidValue", "Budget", "PriorWeight", "Scorer", "SearchAgent",
-           "TableWeight",
+__all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "GAME_PRIOR_WEIGHT", "PRIOR_WEIGHT",
+           "TABLE_PRIOR_WEIGHT", "V3_BUDGET", "V6_BUDGET", "V7_BUDGET", "BidValue", "Budget",
+           "PriorWeight", "Scorer", "SearchAgent", "TableWeight",
            "action_values", "bid_values", "blend", "blended_values", "card_values", "load_prior",
            "master_budget", "master_prior", "master_prior_weight", "pick", "trump_values"]

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from wizard.engine import ACTIONS_BY_INDEX, Action, Bid, GameCore, Observation, Phase, action_index
@@ -70,9 +70,15 @@ EARLIER_PRIOR_WEIGHT = 0.5
 #: seats play like the search's heuristic rollouts, `PRIOR_WEIGHT` where they do not
 #: (`wizard.ai.search.table`; docs/measurements/ai.md#reading-the-table)
 TABLE_PRIOR_WEIGHT = TableWeight(low=EARLIER_PRIOR_WEIGHT, high=PRIOR_WEIGHT, prior=0.2)
-#: `Budget.refine` applies where OI's weight read from the table is at most this: the
-#: other seats' plays read like the heuristic's
+#: master's from bot version 10 (v8): read over the game's finished rounds too, and OI's
+#: values at 0.3 where the table reads like the heuristic (docs/measurements/ai.md, section
+#: "Trusting the refined search, and reading the table over the game")
+GAME_PRIOR_WEIGHT = TableWeight(low=0.3, high=PRIOR_WEIGHT, prior=0.2, game=True)
+#: `Budget.refine` applies where OI's weight read from the table (`TABLE_PRIOR_WEIGHT`, with
+#: `Budget.whole_game` over the game's finished rounds too) is at most this: the other
+#: seats' plays read like the heuristic's
 HEURISTIC_TABLE = 0.6
+_GAME_GATE = replace(TABLE_PRIOR_WEIGHT, game=True)
 #: the heuristic's model of a bid and of a play where the worlds are refined: the share
 #: left to other choices (docs/measurements/ai.md#the-hidden-cards-ceiling-and-card-swaps-master-v6)
 REFINE_ERROR = 0.05
@@ -104,6 +110,7 @@ class Budget:
     `wizard.ai.search.table`), the worlds are weighed by the heuristic's bids and plays
     instead (`REFINE_ERROR`, tempered to `REFINE_MIN_ESS`) and each walks this many
     card swaps toward the hands that explain them (`wizard.ai.search.refine`); 0: never.
+    ``whole_game``: that reading counts the game's finished rounds too.
     ``bid_spread``: the
     older fit of the worlds to the heuristic's trick estimate (measured: no
     gain). Raises `ValueError` for fewer than one world, a negative window, or a
@@ -118,6 +125,7 @@ class Budget:
     plays: float | None = None
     min_ess: float = MIN_ESS
     refine: int = 0
+    whole_game: bool = False
 
     def __post_init__(self) -> None:
         if type(self.worlds) is not int or self.worlds < 1:
@@ -150,10 +158,12 @@ def master_budget(worlds: int, version: int) -> Budget:
     bids and the card plays (error 0.3), chosen among 8 candidates a world, tempered to
     keep a tenth of them effective (docs/measurements/ai.md#play-inference); 8 and later
     refine the worlds by `V6_REFINE_STEPS` card swaps where the table reads like the
-    heuristic, 9 and later by `REFINE_STEPS`.
+    heuristic, 9 and later by `REFINE_STEPS`; from 10 the table is read over the game.
 
     >>> master_budget(32, 7).refine, master_budget(32, 8).refine, master_budget(32, 9).refine
     (0, 100, 200)
+    >>> master_budget(32, 9).whole_game, master_budget(32, 10).whole_game
+    (False, True)
     """
     if version <= 1:
         return Budget(worlds=worlds)
@@ -161,7 +171,7 @@ def master_budget(worlds: int, version: int) -> Budget:
         return Budget(worlds=worlds, inference=BID_TEMPERATURE)
     return Budget(worlds=worlds, inference=BID_TEMPERATURE, plays=PLAY_ERROR, oversample=8,
                   min_ess=0.1, refine=REFINE_STEPS if version >= 9
-                  else V6_REFINE_STEPS if version == 8 else 0)
+                  else V6_REFINE_STEPS if version == 8 else 0, whole_game=version >= 10)
 
 
 #: master v3's to v5's search (bot versions 3-7): 32 worlds weighted by the other seats'
@@ -170,22 +180,27 @@ V3_BUDGET = master_budget(32, 3)
 #: master v6's search (bot version 8): v3's, refined by 100 swaps at tables that read like
 #: the heuristic
 V6_BUDGET = master_budget(32, 8)
-#: the master's search (v7, bot version 9): v6's with 200 swaps a world
-DEFAULT_BUDGET = master_budget(32, 9)
+#: master v7's search (bot version 9): v6's with 200 swaps a world
+V7_BUDGET = master_budget(32, 9)
+#: the master's search (v8, bot version 10): v7's, the swaps' gate read over the game
+DEFAULT_BUDGET = master_budget(32, 10)
 
 
 def master_prior_weight(version: int) -> PriorWeight:
     """The weight of OI's values in a master bot's of ``version`` (`BotSettings.version`):
-    `EARLIER_PRIOR_WEIGHT` up to 5, `PRIOR_WEIGHT` at 6, `TABLE_PRIOR_WEIGHT` from 7.
+    `EARLIER_PRIOR_WEIGHT` up to 5, `PRIOR_WEIGHT` at 6, `TABLE_PRIOR_WEIGHT` from 7,
+    `GAME_PRIOR_WEIGHT` from 10.
 
     >>> master_prior_weight(5), master_prior_weight(6)
     (0.5, 0.8)
-    >>> master_prior_weight(7) == TABLE_PRIOR_WEIGHT
-    True
+    >>> master_prior_weight(9) == TABLE_PRIOR_WEIGHT, master_prior_weight(10).game
+    (True, True)
     """
     if version <= 5:
         return EARLIER_PRIOR_WEIGHT
-    return PRIOR_WEIGHT if version == 6 else TABLE_PRIOR_WEIGHT
+    if version == 6:
+        return PRIOR_WEIGHT
+    return TABLE_PRIOR_WEIGHT if version <= 9 else GAME_PRIOR_WEIGHT
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +223,8 @@ def _worlds(observation: Observation, budget: Budget, seed: int, what: str,
     require_turn(observation)
     weigh = None
     if (budget.refine and budget.inference is not None
-            and TABLE_PRIOR_WEIGHT.weight(observation, seed) <= HEURISTIC_TABLE):
+            and (_GAME_GATE if budget.whole_game else TABLE_PRIOR_WEIGHT).weight(
+                observation, seed) <= HEURISTIC_TABLE):
         deals = refined_deals(observation, budget.worlds, _rng(observation, seed, what),
                               bid_error=REFINE_ERROR, play_error=REFINE_ERROR,
                               oversample=budget.oversample, min_ess=REFINE_MIN_ESS,
@@ -414,8 +430,8 @@ class SearchAgent(Agent):
         return ACTIONS_BY_INDEX[pick(values, preferred)]
 
 
-__all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "HEURISTIC_TABLE", "PRIOR_WEIGHT",
-           "REFINE_ERROR", "REFINE_MIN_ESS", "REFINE_STEPS", "TABLE_PRIOR_WEIGHT", "V3_BUDGET",
-           "V6_BUDGET", "V6_REFINE_STEPS",
+__all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "GAME_PRIOR_WEIGHT", "HEURISTIC_TABLE",
+           "PRIOR_WEIGHT", "REFINE_ERROR", "REFINE_MIN_ESS", "REFINE_STEPS", "TABLE_PRIOR_WEIGHT",
+           "V3_BUDGET", "V6_BUDGET", "V6_REFINE_STEPS", "V7_BUDGET",
            "BidValue", "Budget", "Scorer", "SearchAgent", "action_values", "bid_values", "blend",
            "card_values", "master_budget", "master_prior_weight", "pick", "trump_values"]

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from wizard.engine import Observation
+from wizard.engine import Observation, RoundResult
 from wizard.engine.rules import lead_of, legal_cards_mask, trick_winner
 
 from .rollout import heuristic_choice
@@ -58,11 +58,30 @@ class ObservedPlay:
 
 def observed_plays(observation: Observation) -> list[ObservedPlay]:
     """The round's plays by seats other than the observer whose bids are visible."""
-    n = observation.num_players
-    me = observation.player
     trump = observation.trump_suit.index if observation.trump_suit is not None else -1
-    played = [c.id for c in observation.played_cards]
-    leader = (observation.dealer + 1) % n
+    return _plays([c.id for c in observation.played_cards], observation.dealer,
+                  observation.bids, trump, observation.player)
+
+
+def finished_plays(result: RoundResult, observer: int | None) -> list[ObservedPlay]:
+    """A finished round's plays by the seats other than ``observer``; each play's ``later``
+    is the seat's whole hand then, as the round played out every card it dealt.
+
+    >>> from wizard.engine import WizardGame
+    >>> game = WizardGame(3, seed=2)
+    >>> while not game.round_history:
+    ...     _ = game.apply(game.current_player, game.legal_actions()[0])
+    >>> [(p.seat, p.later == 1 << p.card) for p in finished_plays(game.round_history[0], 0)]
+    [(2, True), (1, True)]
+    """
+    trump = result.trump_suit.index if result.trump_suit is not None else -1
+    return _plays(list(result.plays), result.dealer, result.bids, trump, observer)
+
+
+def _plays(played: list[int], dealer: int, bids: Sequence[int | None], trump: int,
+           me: int | None) -> list[ObservedPlay]:
+    n = len(bids)
+    leader = (dealer + 1) % n
     tricks = [0] * n
     seen = []
     gone = 0
@@ -71,10 +90,10 @@ def observed_plays(observation: Observation) -> list[ObservedPlay]:
         now = [False] * n
         for position, card in enumerate(trick):
             seat = (leader + position) % n
-            bid = observation.bids[seat]
+            bid = bids[seat]
             if seat != me and bid is not None:
                 wanted = tuple(None if b is None else b - t
-                               for b, t in zip(observation.bids, tricks, strict=True))
+                               for b, t in zip(bids, tricks, strict=True))
                 before = tuple(trick[:position])
                 seen.append(ObservedPlay(seat, card, before, lead_of(before),
                                          bid - tricks[seat], 0, gone, wanted, tuple(now)))
@@ -145,4 +164,5 @@ class PlayInference:
         return out
 
 
-__all__ = ["PLAY_ERROR", "ObservedPlay", "PlayInference", "PlayModel", "observed_plays"]
+__all__ = ["PLAY_ERROR", "ObservedPlay", "PlayInference", "PlayModel", "finished_plays",
+           "observed_plays"]

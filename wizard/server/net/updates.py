@@ -107,7 +107,7 @@ def trick_view(trick: TrickResult) -> TrickView:
 
 def round_view(result: RoundResult) -> RoundView:
     return RoundView(result.round_number, result.bids, result.tricks, result.score_changes,
-                     result.scores)
+                     result.scores, result.dealer, suit_name(result.trump_suit), result.plays)
 
 
 _encode = msgspec.json.Encoder().encode
