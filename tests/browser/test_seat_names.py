@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from wizard.server.accounts.credentials import NAME_MAX
 
-from .helpers import play_step
+from .helpers import STEP_TIMEOUT_MS, play_step
 from .test_screen_fit import overlaps
 
 PHONE = (390, 664)
@@ -108,6 +108,8 @@ def test_a_name_too_wide_for_any_seat_is_cut_and_whole_on_focus(
         open_page: Callable[..., Page], viewport: tuple[int, int]) -> None:
     page = start(open_page, WIDEST, 4)
     page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+    # our turn to bid: the bots before us have bid, and the seats stay as they are until we do
+    page.wait_for_selector(".bid-btn:not([disabled])", timeout=STEP_TIMEOUT_MS)
     page.wait_for_timeout(50)
     name = page.locator(".seat.me .seat-name-text")
     expect(name).to_have_attribute("title", WIDEST)
