@@ -12,7 +12,8 @@ time). Rows:
 - ``bot:easy`` / ``bot:medium``: the levels at the top of their range;
 - ``bot:hard``: without ``models/default.onnx``, a small search (strength 80);
 - ``search top``: master at strength 100 (its top budget, 32 worlds), no
-  random moves; ``search v2`` and ``search v1`` the same for a version-2 master
+  random moves; ``search v7`` the master of bot version 9 (the table read in the round
+  only); ``search v2`` and ``search v1`` the same for a version-2 master
   bot (worlds weighted by the bids only) and a version-1 one (uniform worlds),
   the references for the inference's cost;
 - ``rollouts/s``: rounds finished by the heuristic rollout per CPU second.
@@ -106,6 +107,7 @@ def main() -> None:
         ("bot:medium", level_brain("medium", 55)),
         ("bot:hard", level_brain("hard", 80)),
         ("search top", level_brain("master", 100)),
+        ("search v7", level_brain("master", 100, version=9)),
         ("search v2", level_brain("master", 100, version=2)),
         ("search v1", level_brain("master", 100, version=1)),
     ]

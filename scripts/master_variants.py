@@ -27,7 +27,7 @@ from wizard.ai.evaluate import evaluate
 from wizard.ai.levels.calibrate import calibrate_pair
 from wizard.ai.lookahead import after_card
 from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
-from wizard.ai.registry import register_agent
+from wizard.ai.registry import agent_names, register_agent
 from wizard.ai.search import Budget, SearchAgent, blend, inference, pimc
 from wizard.ai.search.oi_plays import OIPlayInference
 from wizard.ai.search.pimc import TABLE_PRIOR_WEIGHT, V6_BUDGET, V7_BUDGET
@@ -628,7 +628,8 @@ def main(argv: list[str] | None = None) -> int:
                                      *TABLE_VARIANTS, *LOOSE_VARIANTS, *OI_TRICK_VARIANTS,
                                      *ENDGAME_VARIANTS, *OI_PLAY_VARIANTS,
                                      *HEURISTIC_MODEL_VARIANTS, *REFINE_VARIANTS,
-                                     *BID_REFINE_VARIANTS, *MEMORY_VARIANTS]))
+                                     *BID_REFINE_VARIANTS, *MEMORY_VARIANTS])
+                        + "; or a registered agent as it is (search, search-v7, ...)")
     parser.add_argument("--against", default="search-v1")
     parser.add_argument("--table", default=None,
                         help="instead of head to head: the variant at a table of these agents, "
@@ -649,6 +650,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.variants.split(","):
         if name.startswith("oi:"):  # OI over other networks, measured as a bot itself
             agent, (budget, weight) = register_oi(name[3:]), (None, None)
+        elif name in agent_names():  # a registered agent as it is, e.g. the shipped `search`
+            agent, (budget, weight) = name, (None, None)
         else:
             agent, (budget, weight) = register(name), settings(name)
         described = {"variant": name, "budget": budget, "prior_weight": weight,
