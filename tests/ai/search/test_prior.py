@@ -158,7 +158,7 @@ def test_master_v8_reads_the_table_over_the_game_and_a_v7_bot_still_reads_the_ro
     assert not master_budget(32, 9).whole_game and master_budget(32, 10).whole_game
     apart = 0
     for seed in range(4):
-        _, obs = at_bid("heuristic", seed, 4)
+        obs = at_bid("heuristic", seed, 4)
         assert weight_at(master_prior_weight(9), obs, 3) == pytest.approx(0.74)
         assert weight_at(master_prior_weight(10), obs, 3) < 0.45
         chosen = {}

@@ -6,8 +6,8 @@ import pytest
 
 from wizard.ai.agents.heuristic import HeuristicAgent
 from wizard.ai.registry import make_agent
-from wizard.ai.search.plays import observed_plays
 from wizard.ai.search.pimc import GAME_PRIOR_WEIGHT, TABLE_PRIOR_WEIGHT
+from wizard.ai.search.plays import observed_plays
 from wizard.ai.search.table import (
     TableWeight,
     explained_plays,
@@ -22,10 +22,11 @@ from wizard.engine.rules import legal_cards_mask
 from .test_plays import true_deal
 
 
-def position(opponents: str, seed: int, round_number: int = 6,
-             tricks: int = 3) -> tuple[WizardGame, Observation]:
+def position(opponents: str, seed: int, round_number: int = 6, tricks: int = 3,
+             phase: Phase = Phase.PLAYING) -> tuple[WizardGame, Observation]:
     """Seat 0 (the heuristic) at a card decision of ``round_number`` after ``tricks`` full
-    tricks, the other three seats played by ``opponents``."""
+    tricks (or at its bid, with ``phase`` bidding), the other three seats played by
+    ``opponents``."""
     game = WizardGame(4, seed=seed)
     me = HeuristicAgent()
     others = [make_agent(opponents, seed=seed + k) for k in (1, 2, 3)]
@@ -33,10 +34,15 @@ def position(opponents: str, seed: int, round_number: int = 6,
         seat = game.current_player
         assert seat is not None
         obs = game.observation(seat)
-        if (seat == 0 and obs.round_number == round_number and obs.phase is Phase.PLAYING
+        if (seat == 0 and obs.round_number == round_number and obs.phase is phase
                 and len(obs.played_cards) >= 4 * tricks):
             return game, obs
         game.apply(seat, (me if seat == 0 else others[seat - 1]).act(obs))
+
+
+def at_bid(opponents: str, seed: int, round_number: int) -> Observation:
+    """Seat 0 (the heuristic) at its bid in ``round_number``, the others ``opponents``."""
+    return position(opponents, seed, round_number, tricks=0, phase=Phase.BIDDING)[1]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -48,20 +54,6 @@ def test_the_true_deal_explains_every_play_of_heuristic_players(seed: int) -> No
                   for p in observed_plays(obs))
     assert informative == choices > 0
     assert explained == informative
-
-
-def at_bid(opponents: str, seed: int, round_number: int) -> tuple[WizardGame, Observation]:
-    """Seat 0 (the heuristic) at its bid in ``round_number``, the others ``opponents``."""
-    game = WizardGame(4, seed=seed)
-    me = HeuristicAgent()
-    others = [make_agent(opponents, seed=seed + k) for k in (1, 2, 3)]
-    while True:
-        seat = game.current_player
-        assert seat is not None
-        obs = game.observation(seat)
-        if seat == 0 and obs.round_number == round_number and obs.phase is Phase.BIDDING:
-            return game, obs
-        game.apply(seat, (me if seat == 0 else others[seat - 1]).act(obs))
 
 
 @pytest.mark.parametrize(("opponents", "seed"), [("heuristic", 3), ("oi", 4)])
@@ -94,8 +86,8 @@ def test_a_finished_round_is_read_with_the_hands_each_seat_really_held(
 def test_reading_the_game_knows_the_table_at_the_next_rounds_first_bid() -> None:
     """Read in the round only, every bid sees the prior; over the game, by round 5 the
     weight leans on the search against heuristics and on OI against OI."""
-    against_heuristics = [at_bid("heuristic", s, 5)[1] for s in range(6)]
-    against_oi = [at_bid("oi", s, 5)[1] for s in range(6)]
+    against_heuristics = [at_bid("heuristic", s, 5) for s in range(6)]
+    against_oi = [at_bid("oi", s, 5) for s in range(6)]
     for obs in against_heuristics + against_oi:
         assert TABLE_PRIOR_WEIGHT.weight(obs, seed=1) == pytest.approx(0.74)
     assert max(GAME_PRIOR_WEIGHT.weight(o, seed=1) for o in against_heuristics) < 0.32
