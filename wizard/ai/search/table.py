@@ -32,13 +32,18 @@ people and the stronger bots, play better than the heuristic, and the bids'
 weight measured no difference either way. The deals come from the
 observation and a seed, so the same position gives the same weight.
 
-A table weight with ``game`` (master v8) also counts the plays of the game's
+A table weight with ``game`` (master v8) also reads the plays of the game's
 finished rounds, where every hand is known (`finished_reading`): the
 heuristic, given the hand a seat really held, chose 100 % of heuristic
 players' informative plays and 46.5 % of OI's (1,060 and 1,112 plays,
 docs/measurements/ai.md#trusting-the-refined-search-and-reading-the-table-over-the-game),
-so by the second round the master knows whom it plays against, where reading
-each round afresh it knew it for 0 % of the card decisions of rounds 1–2.
+so from the second round on the master knows a table of heuristic players,
+where reading each round afresh it knew it for 0 % of the card decisions of
+rounds 1–2. Its belief is the larger of this round's and the whole game's: the
+game may tell it that the table plays like its rollouts, and where the game
+says otherwise a round whose plays read like the heuristic still lowers OI's
+weight, as before (against the hard bots, whose sampled plays the game reads
+as not the heuristic's, the game's belief alone cost 15 points a game).
 
 >>> from wizard.engine import WizardGame
 >>> game = WizardGame(4, seed=5)
@@ -158,7 +163,7 @@ class TableWeight:
     high: float = 0.8
     prior: float = 0.2
     deals: int = 64
-    game: bool = False  # the game's finished rounds count too (`game_reading`)
+    game: bool = False  # the game's finished rounds may tell it too (see the module)
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.low <= self.high <= 1.0:
@@ -194,19 +199,20 @@ def round_reading(observation: Observation, seed: int, deals: int) -> tuple[int,
 
 
 def _weight(table: TableWeight, observation: Observation, seed: int) -> float:
-    explained, informative = _reading(observation, seed, table.deals, table.game)
-    return table.at(heuristic_belief(explained, informative, table.prior))
+    explained, informative = _round_reading(observation, seed, table.deals)
+    belief = heuristic_belief(explained, informative, table.prior)
+    if table.game:
+        earlier = game_reading(observation)
+        belief = max(belief, heuristic_belief(explained + earlier[0], informative + earlier[1],
+                                              table.prior))
+    return table.at(belief)
 
 
 @functools.lru_cache(maxsize=8)
-def _reading(observation: Observation, seed: int, deals: int, game: bool) -> tuple[int, int]:
+def _round_reading(observation: Observation, seed: int, deals: int) -> tuple[int, int]:
     # kept for a few decisions: the master's search reads the table for its worlds and
     # again for its blend, ~1 ms each at a card decision
-    explained, informative = round_reading(observation, seed, deals)
-    if game:
-        earlier = game_reading(observation)
-        explained, informative = explained + earlier[0], informative + earlier[1]
-    return explained, informative
+    return round_reading(observation, seed, deals)
 
 
 #: a prior weight: fixed, or read from the table
