@@ -29,8 +29,8 @@ from wizard.ai.lookahead import after_card
 from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
 from wizard.ai.registry import agent_names, register_agent
 from wizard.ai.search import Budget, SearchAgent, blend, inference, pimc
+from wizard.ai.search.budget import TABLE_PRIOR_WEIGHT, V6_BUDGET, V7_BUDGET
 from wizard.ai.search.oi_plays import OIPlayInference
-from wizard.ai.search.pimc import TABLE_PRIOR_WEIGHT, V6_BUDGET, V7_BUDGET
 from wizard.ai.search.plays import observed_plays
 from wizard.ai.search.prior import load_prior, master_prior
 from wizard.ai.search.refine import refined_deals

@@ -24,9 +24,9 @@ import sys
 from collections.abc import Callable
 
 from wizard.ai.registry import make_agent
+from wizard.ai.search.budget import REFINE_ERROR, REFINE_MIN_ESS
 from wizard.ai.search.inference import BID_TEMPERATURE, MIN_ESS, BidInference, Evidence
 from wizard.ai.search.oi_plays import OIPlayInference
-from wizard.ai.search.pimc import REFINE_ERROR, REFINE_MIN_ESS
 from wizard.ai.search.plays import PlayInference
 from wizard.ai.search.prior import master_prior
 from wizard.ai.search.refine import refined_deals

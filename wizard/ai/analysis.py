@@ -63,8 +63,8 @@ from wizard.engine import (
 from .oi import IMMEDIATE_NAME, OVERALL_NAME, OIAgent
 from .policy import models_dir
 from .search import (
-    DEFAULT_BUDGET,
     GAME_PRIOR_WEIGHT,
+    V8_BUDGET,
     Budget,
     Scorer,
     bid_values,
@@ -72,7 +72,7 @@ from .search import (
     card_values,
     trump_values,
 )
-from .search.pimc import HEURISTIC_TABLE, REFINE_ERROR, REFINE_MIN_ESS
+from .search.budget import HEURISTIC_TABLE, REFINE_ERROR, REFINE_MIN_ESS
 from .search.table import weight_at
 
 #: the seed of the analysis' worlds (with the position: see `wizard.ai.search`)
@@ -87,6 +87,9 @@ BLUNDER = 15.0  # ... and a "blunder"
 #: OI at 0.3 where it reads like the heuristic); a stored report without the field was made
 #: before it existed, by an earlier judge. A server analyses such a seat again when asked.
 JUDGE_VERSION = 5
+#: the judge's search: master v8's, the heuristic playing the other seats in every rollout
+#: (master v9's OI rollouts are not the judge's yet: docs/ai.md, game analysis)
+JUDGE_BUDGET = V8_BUDGET
 
 
 def by_current_judge(report: dict[str, Any]) -> bool:
@@ -100,7 +103,7 @@ def judge_settings() -> dict[str, Any]:
     settings of `JUDGE_VERSION`: a change here without raising it fails them."""
     files = {name: hashlib.sha256((models_dir() / f"{name}.onnx").read_bytes()).hexdigest()
              for name in (OVERALL_NAME, IMMEDIATE_NAME)}
-    return {"budget": dataclasses.asdict(DEFAULT_BUDGET),
+    return {"budget": dataclasses.asdict(JUDGE_BUDGET),
             "prior_weight": dataclasses.asdict(GAME_PRIOR_WEIGHT), "networks": files,
             "refine": {"table": HEURISTIC_TABLE, "error": REFINE_ERROR,
                        "min_ess": REFINE_MIN_ESS},
@@ -126,8 +129,8 @@ class AnalysisBudget:
     def search(self, bids: bool) -> Budget:
         """The search budget of one decision: the master's (worlds weighted by the bids),
         with every legal bid for a bid."""
-        return dataclasses.replace(DEFAULT_BUDGET, worlds=self.worlds,
-                                   bid_window=None if bids else DEFAULT_BUDGET.bid_window)
+        return dataclasses.replace(JUDGE_BUDGET, worlds=self.worlds,
+                                   bid_window=None if bids else JUDGE_BUDGET.bid_window)
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,7 +426,7 @@ def build_report(record: GameRecord, seats: Sequence[int], decisions: list[dict[
             "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER}, "seats": out}
 
 
-__all__ = ["ANALYSIS_SEED", "BLUNDER", "JUDGE_VERSION", "MISTAKE", "AnalysisBudget",
+__all__ = ["ANALYSIS_SEED", "BLUNDER", "JUDGE_BUDGET", "JUDGE_VERSION", "MISTAKE", "AnalysisBudget",
            "DecisionPoint", "GameRecord", "Slice", "analyse_decision", "analyse_game",
            "analyse_slice", "build_report", "by_current_judge", "decision_points",
            "judge_settings"]

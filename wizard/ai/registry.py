@@ -24,6 +24,7 @@ from .search import (
     V3_BUDGET,
     V6_BUDGET,
     V7_BUDGET,
+    V8_BUDGET,
     Budget,
     PriorWeight,
     SearchAgent,
@@ -60,7 +61,8 @@ def _make_search(seed: int | None = None, **options: object) -> Agent:
                                                                        worlds=worlds)
     prior = master_prior() if weight else None  # loaded once per process, not per agent
     return SearchAgent(budget, seed=seed, prior=prior, prior_weight=weight,
-                       bid_model=prior.overall if prior else None)
+                       bid_model=prior.overall if prior else None,
+                       opponents=(prior.overall, prior.immediate) if prior else None)
 
 
 #: the master as it was measured on 2026-12-02 (32 uniform worlds, OI prior 0.5),
@@ -83,8 +85,8 @@ def _earlier_master(name: str, budget: Budget, weight: PriorWeight = EARLIER_PRI
     plays; bot versions 3-5), ``search-v4`` (OI's values at 0.8; bot version 6) and
     ``search-v5`` (OI's weight read from the table; bot version 7), ``search-v6``
     (worlds refined by 100 card swaps where the table reads like the heuristic; bot
-    version 8) and ``search-v7`` (200 swaps; the table read in the round only; bot
-    version 9)."""
+    version 8), ``search-v7`` (200 swaps; the table read in the round only; bot
+    version 9) and ``search-v8`` (the heuristic's rollouts at every table; bot version 10)."""
 
     def factory(seed: int | None = None, **_: object) -> Agent:
         prior = master_prior()
@@ -120,6 +122,7 @@ _REGISTRY: dict[str, AgentFactory] = {
     "search-v5": _earlier_master("search-v5", V3_BUDGET, TABLE_PRIOR_WEIGHT),
     "search-v6": _earlier_master("search-v6", V6_BUDGET, TABLE_PRIOR_WEIGHT),
     "search-v7": _earlier_master("search-v7", V7_BUDGET, TABLE_PRIOR_WEIGHT),
+    "search-v8": _earlier_master("search-v8", V8_BUDGET, GAME_PRIOR_WEIGHT),
     **{f"bot:{level}": _make_level(level) for level in ("easy", "medium", "hard", "master")},
     "oi": _make_oi,
 }

@@ -85,10 +85,11 @@ def test_a_seat_model_without_room_for_error_is_refused() -> None:
 
 
 def test_master_v6_refines_its_worlds_only_where_the_table_reads_like_the_heuristic() -> None:
+    from wizard.ai.search import budget as budget_module
     from wizard.ai.search import pimc
     from wizard.ai.search.table import weight_at
 
-    refined, usual = pimc.master_budget(8, 8), pimc.master_budget(8, 7)
+    refined, usual = budget_module.master_budget(8, 8), budget_module.master_budget(8, 7)
     overall = load_networks()[0]
 
     def hands(obs: Observation, budget: pimc.Budget) -> list[tuple[int, ...]]:

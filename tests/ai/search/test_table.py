@@ -6,7 +6,7 @@ import pytest
 
 from wizard.ai.agents.heuristic import HeuristicAgent
 from wizard.ai.registry import make_agent
-from wizard.ai.search.pimc import GAME_PRIOR_WEIGHT, TABLE_PRIOR_WEIGHT
+from wizard.ai.search.budget import GAME_PRIOR_WEIGHT, TABLE_PRIOR_WEIGHT
 from wizard.ai.search.plays import observed_plays
 from wizard.ai.search.table import (
     TableWeight,

@@ -1,6 +1,7 @@
 """The search: determinized search (PIMC), the master bot's brain.
 
 - `pimc`: values of every candidate over sampled worlds, and `SearchAgent`;
+- `budget`: how much the master searches and how far it trusts OI, by bot version;
 - `worlds`: deals of the hidden cards consistent with what a seat knows;
 - `rollout`: the rest of a round played out fast on `wizard.engine.GameCore`;
 - `prior`: OI's values, blended with the searched ones for the master;
@@ -16,7 +17,7 @@
 
 from __future__ import annotations
 
-from .pimc import (
+from .budget import (
     DEFAULT_BUDGET,
     EARLIER_PRIOR_WEIGHT,
     GAME_PRIOR_WEIGHT,
@@ -25,16 +26,19 @@ from .pimc import (
     V3_BUDGET,
     V6_BUDGET,
     V7_BUDGET,
-    BidValue,
+    V8_BUDGET,
     Budget,
+    master_budget,
+    master_prior_weight,
+)
+from .pimc import (
+    BidValue,
     Scorer,
     SearchAgent,
     action_values,
     bid_values,
     blend,
     card_values,
-    master_budget,
-    master_prior_weight,
     pick,
     trump_values,
 )
@@ -42,7 +46,8 @@ from .prior import blended_values, load_prior, master_prior
 from .table import PriorWeight, TableWeight
 
 __all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "GAME_PRIOR_WEIGHT", "PRIOR_WEIGHT",
-           "TABLE_PRIOR_WEIGHT", "V3_BUDGET", "V6_BUDGET", "V7_BUDGET", "BidValue", "Budget",
+           "TABLE_PRIOR_WEIGHT", "V3_BUDGET", "V6_BUDGET", "V7_BUDGET", "V8_BUDGET", "BidValue",
+           "Budget",
            "PriorWeight", "Scorer", "SearchAgent", "TableWeight",
            "action_values", "bid_values", "blend", "blended_values", "card_values", "load_prior",
            "master_budget", "master_prior", "master_prior_weight", "pick", "trump_values"]

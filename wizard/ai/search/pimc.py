@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from wizard.engine import ACTIONS_BY_INDEX, Action, Bid, GameCore, Observation, Phase, action_index
@@ -52,155 +52,36 @@ from wizard.engine.rules import round_score
 from ..agents.base import Agent, require_turn
 from ..agents.heuristic import HeuristicAgent, expected_tricks
 from ..oi.agent import ProbabilityNet
-from .inference import BID_TEMPERATURE, MIN_ESS, BidInference, Evidence
-from .plays import PLAY_ERROR, PlayInference
+from .budget import (
+    DEFAULT_BUDGET,
+    GAME_REFINE_GATE,
+    HEURISTIC_TABLE,
+    OI_ROLLOUT_PRIOR_WEIGHT,
+    PRIOR_WEIGHT,
+    REFINE_ERROR,
+    REFINE_MIN_ESS,
+    TABLE_PRIOR_WEIGHT,
+    Budget,
+    opponents_gate,
+)
+from .inference import BidInference, Evidence
+from .oi_rollout import oi_values
+from .plays import PlayInference
 from .refine import refined_deals
 from .rollout import finish_round, rollout_score
-from .table import PriorWeight, TableWeight, weight_at
+from .table import PriorWeight, weight_at
 from .worlds import sample_worlds, world_core
 
 PLAY_BASE = 21
 TRUMP_BASE = 81
-#: the weight of a prior's estimate in `blend` (0: the plain search, 1: the prior alone):
-#: master's from bot version 6 (docs/measurements/ai.md#masters-prior-weight-against-oi)
-PRIOR_WEIGHT = 0.8
-#: master's weight up to bot version 5
-EARLIER_PRIOR_WEIGHT = 0.5
-#: master's from bot version 7: read from the table, `EARLIER_PRIOR_WEIGHT` where the other
-#: seats play like the search's heuristic rollouts, `PRIOR_WEIGHT` where they do not
-#: (`wizard.ai.search.table`; docs/measurements/ai.md#reading-the-table)
-TABLE_PRIOR_WEIGHT = TableWeight(low=EARLIER_PRIOR_WEIGHT, high=PRIOR_WEIGHT, prior=0.2)
-#: master's from bot version 10 (v8): read over the game's finished rounds too, and OI's
-#: values at 0.3 where the table reads like the heuristic (docs/measurements/ai.md, section
-#: "Trusting the refined search, and reading the table over the game")
-GAME_PRIOR_WEIGHT = TableWeight(low=0.3, high=PRIOR_WEIGHT, prior=0.2, game=True)
-#: `Budget.refine` applies where OI's weight read from the table (`TABLE_PRIOR_WEIGHT`, with
-#: `Budget.whole_game` over the game's finished rounds too) is at most this: the other
-#: seats' plays read like the heuristic's
-HEURISTIC_TABLE = 0.6
-_GAME_GATE = replace(TABLE_PRIOR_WEIGHT, game=True)
-#: the heuristic's model of a bid and of a play where the worlds are refined: the share
-#: left to other choices (docs/measurements/ai.md#the-hidden-cards-ceiling-and-card-swaps-master-v6)
-REFINE_ERROR = 0.05
-#: the tempering floor of the refined worlds' starting deals
-REFINE_MIN_ESS = 0.03
+#: OI's overall and immediate networks, playing the other seats in a master's rollouts
+OINetworks = tuple[ProbabilityNet, ProbabilityNet]
 
 
 class Scorer(Protocol):
     """A second opinion on the candidates: expected round points per action index."""
 
     def action_scores(self, observation: Observation) -> dict[int, float]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """How much a decision may search: ``worlds`` sampled deals, one rollout per candidate each.
-
-    ``bid_window``: only bids within this many tricks of the heuristic's estimate
-    are searched (``None``: every legal bid). ``inference``: the worlds are
-    weighted by how likely the other seats' visible bids are under OI's bidding
-    at this softmax temperature in points (`wizard.ai.search.inference`; needs
-    the OI network passed to `action_values`), chosen among ``worlds ×
-    oversample`` candidates; ``None``: uniform worlds. ``plays``: with
-    ``inference``, the other seats' card plays weigh the worlds too, under the
-    heuristic with this error share (`wizard.ai.search.plays`); ``min_ess``: the
-    weights are tempered to keep this share of the candidates as effective
-    samples (`wizard.ai.search.inference.temper`). ``refine``: with ``inference``,
-    where the table reads like the heuristic (OI's weight at most `HEURISTIC_TABLE`,
-    `wizard.ai.search.table`), the worlds are weighed by the heuristic's bids and plays
-    instead (`REFINE_ERROR`, tempered to `REFINE_MIN_ESS`) and each walks this many
-    card swaps toward the hands that explain them (`wizard.ai.search.refine`); 0: never.
-    ``whole_game``: that reading counts the game's finished rounds too.
-    ``bid_spread``: the
-    older fit of the worlds to the heuristic's trick estimate (measured: no
-    gain). Raises `ValueError` for fewer than one world, a negative window, or a
-    spread, temperature or oversample that is not positive.
-    """
-
-    worlds: int = 32
-    bid_window: int | None = 3
-    bid_spread: float | None = None
-    inference: float | None = None
-    oversample: int = 4
-    plays: float | None = None
-    min_ess: float = MIN_ESS
-    refine: int = 0
-    whole_game: bool = False
-
-    def __post_init__(self) -> None:
-        if type(self.worlds) is not int or self.worlds < 1:
-            raise ValueError(f"a search budget needs at least 1 world, got {self.worlds!r}")
-        if self.bid_window is not None and self.bid_window < 0:
-            raise ValueError(f"bid_window must be >= 0 or None, got {self.bid_window!r}")
-        if self.bid_spread is not None and not self.bid_spread > 0.0:
-            raise ValueError(f"bid_spread must be > 0 or None, got {self.bid_spread!r}")
-        if self.inference is not None and not self.inference > 0.0:
-            raise ValueError(f"inference must be > 0 or None, got {self.inference!r}")
-        if self.plays is not None and not 0.0 < self.plays < 1.0:
-            raise ValueError(f"plays must be within (0, 1) or None, got {self.plays!r}")
-        if not 0.0 <= self.min_ess <= 1.0:
-            raise ValueError(f"min_ess must be within 0-1, got {self.min_ess!r}")
-        if type(self.oversample) is not int or self.oversample < 1:
-            raise ValueError(f"oversample must be an integer >= 1, got {self.oversample!r}")
-        if type(self.refine) is not int or self.refine < 0:
-            raise ValueError(f"refine must be an integer >= 0, got {self.refine!r}")
-
-
-#: master v7's swaps a world where the table reads like the heuristic (`Budget.refine`;
-#: master v6, bot version 8, walked `V6_REFINE_STEPS`)
-REFINE_STEPS = 200
-V6_REFINE_STEPS = 100
-
-
-def master_budget(worlds: int, version: int) -> Budget:
-    """The master bot's budget at ``worlds`` for a bot of ``version`` (`BotSettings.version`):
-    1 searched uniform worlds; 2 weighs them by the bids (τ 5 points); 3 and later by the
-    bids and the card plays (error 0.3), chosen among 8 candidates a world, tempered to
-    keep a tenth of them effective (docs/measurements/ai.md#play-inference); 8 and later
-    refine the worlds by `V6_REFINE_STEPS` card swaps where the table reads like the
-    heuristic, 9 and later by `REFINE_STEPS`; from 10 the table is read over the game.
-
-    >>> master_budget(32, 7).refine, master_budget(32, 8).refine, master_budget(32, 9).refine
-    (0, 100, 200)
-    >>> master_budget(32, 9).whole_game, master_budget(32, 10).whole_game
-    (False, True)
-    """
-    if version <= 1:
-        return Budget(worlds=worlds)
-    if version == 2:
-        return Budget(worlds=worlds, inference=BID_TEMPERATURE)
-    return Budget(worlds=worlds, inference=BID_TEMPERATURE, plays=PLAY_ERROR, oversample=8,
-                  min_ess=0.1, refine=REFINE_STEPS if version >= 9
-                  else V6_REFINE_STEPS if version == 8 else 0, whole_game=version >= 10)
-
-
-#: master v3's to v5's search (bot versions 3-7): 32 worlds weighted by the other seats'
-#: bids and plays
-V3_BUDGET = master_budget(32, 3)
-#: master v6's search (bot version 8): v3's, refined by 100 swaps at tables that read like
-#: the heuristic
-V6_BUDGET = master_budget(32, 8)
-#: master v7's search (bot version 9): v6's with 200 swaps a world
-V7_BUDGET = master_budget(32, 9)
-#: the master's search (v8, bot version 10): v7's, the swaps' gate read over the game
-DEFAULT_BUDGET = master_budget(32, 10)
-
-
-def master_prior_weight(version: int) -> PriorWeight:
-    """The weight of OI's values in a master bot's of ``version`` (`BotSettings.version`):
-    `EARLIER_PRIOR_WEIGHT` up to 5, `PRIOR_WEIGHT` at 6, `TABLE_PRIOR_WEIGHT` from 7,
-    `GAME_PRIOR_WEIGHT` from 10.
-
-    >>> master_prior_weight(5), master_prior_weight(6)
-    (0.5, 0.8)
-    >>> master_prior_weight(9) == TABLE_PRIOR_WEIGHT, master_prior_weight(10).game
-    (True, True)
-    """
-    if version <= 5:
-        return EARLIER_PRIOR_WEIGHT
-    if version == 6:
-        return PRIOR_WEIGHT
-    return TABLE_PRIOR_WEIGHT if version <= 9 else GAME_PRIOR_WEIGHT
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +104,7 @@ def _worlds(observation: Observation, budget: Budget, seed: int, what: str,
     require_turn(observation)
     weigh = None
     if (budget.refine and budget.inference is not None
-            and (_GAME_GATE if budget.whole_game else TABLE_PRIOR_WEIGHT).weight(
+            and (GAME_REFINE_GATE if budget.whole_game else TABLE_PRIOR_WEIGHT).weight(
                 observation, seed) <= HEURISTIC_TABLE):
         deals = refined_deals(observation, budget.worlds, _rng(observation, seed, what),
                               bid_error=REFINE_ERROR, play_error=REFINE_ERROR,
@@ -245,6 +126,16 @@ def _require_phase(observation: Observation, phase: Phase) -> None:
                          f"{observation.phase.value}")
 
 
+def _searched_bids(observation: Observation, budget: Budget) -> list[int]:
+    """The legal bids within ``budget.bid_window`` of the heuristic's estimate (all: none)."""
+    legal = [a.value for a in observation.legal_actions if isinstance(a, Bid)]
+    if budget.bid_window is None:
+        return legal
+    trump = observation.trump_suit.index if observation.trump_suit else -1
+    estimate = expected_tricks([c.id for c in observation.hand], trump, observation.num_players)
+    return [b for b in legal if abs(b - estimate) <= budget.bid_window + 0.5] or legal
+
+
 def bid_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
                seed: int = 0, bid_model: ProbabilityNet | None = None) -> dict[int, BidValue]:
     """Each searched legal bid's expected round score and trick distribution.
@@ -255,15 +146,8 @@ def bid_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
     worlds = _worlds(observation, budget, seed, "bid", bid_model)
     me = observation.player
     assert me is not None
-    legal = [a.value for a in observation.legal_actions if isinstance(a, Bid)]
-    if budget.bid_window is not None:
-        trump = observation.trump_suit.index if observation.trump_suit else -1
-        estimate = expected_tricks([c.id for c in observation.hand], trump,
-                                   observation.num_players)
-        near = [b for b in legal if abs(b - estimate) <= budget.bid_window + 0.5]
-        legal = near or legal
     values: dict[int, BidValue] = {}
-    for bid in legal:
+    for bid in _searched_bids(observation, budget):
         counts = [0] * (observation.round_number + 1)
         for world in worlds:
             core = world.copy()
@@ -337,6 +221,33 @@ def action_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
     raise ValueError(f"nothing to decide in phase {observation.phase.value}")
 
 
+def master_values(observation: Observation, budget: Budget, seed: int, prior: Scorer | None,
+                  weight: PriorWeight, bid_model: ProbabilityNet | None = None,
+                  opponents: OINetworks | None = None) -> dict[int, float]:
+    """The values a master picks from: `action_values`, blended with ``prior``'s scores at
+    ``weight``; with ``opponents`` (OI's overall and immediate networks) and
+    `Budget.oi_worlds`, where `opponents_gate` says the table plays unlike the heuristic,
+    the bids and cards are played out with OI for the other seats instead
+    (`wizard.ai.search.oi_rollout`) and blended at `OI_ROLLOUT_PRIOR_WEIGHT`.
+    Raises `ValueError` unless it is the observer's turn to act.
+    """
+    if (opponents is not None and budget.oi_worlds
+            and observation.phase in (Phase.BIDDING, Phase.PLAYING)
+            and opponents_gate(observation, seed)):
+        what = "bid" if observation.phase is Phase.BIDDING else "card"
+        worlds = _worlds(observation, budget, seed, what, bid_model)[:budget.oi_worlds]
+        candidates = (_searched_bids(observation, budget) if what == "bid"
+                      else [action_index(a) for a in observation.legal_actions])
+        values = oi_values(observation, worlds, candidates, *opponents)
+        share = OI_ROLLOUT_PRIOR_WEIGHT
+    else:
+        values = action_values(observation, budget, seed, bid_model)
+        share = weight_at(weight, observation, seed) if prior is not None else 0.0
+    if prior is None or share == 0.0:
+        return values
+    return blend(values, prior.action_scores(observation), share)
+
+
 def pick(values: dict[int, float], preferred: int, temperature: float = 0.0,
          uniform: float = 0.0) -> int:
     """The action index to play from ``values``.
@@ -385,7 +296,8 @@ class SearchAgent(Agent):
     With a ``prior`` (the master bot: OI, `wizard.ai.search.prior`) the values are
     `blend`-ed with its scores by ``prior_weight`` (a number, or a `TableWeight` read
     at each decision); ``bid_model`` (OI's overall
-    network) weighs the worlds when the budget asks for ``inference``.
+    network) weighs the worlds when the budget asks for ``inference``; ``opponents`` (OI's
+    networks) play the other seats where the budget asks for it (`master_values`).
 
     >>> from wizard.engine import WizardGame
     >>> game = WizardGame(4, seed=2)
@@ -398,7 +310,8 @@ class SearchAgent(Agent):
 
     def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int | None = None, *,
                  prior: Scorer | None = None, prior_weight: PriorWeight = PRIOR_WEIGHT,
-                 bid_model: ProbabilityNet | None = None) -> None:
+                 bid_model: ProbabilityNet | None = None,
+                 opponents: OINetworks | None = None) -> None:
         if isinstance(prior_weight, float | int) and not 0.0 <= prior_weight <= 1.0:
             raise ValueError(f"the prior weight must be within 0-1, got {prior_weight!r}")
         self.budget = budget
@@ -406,6 +319,7 @@ class SearchAgent(Agent):
         self.prior = prior
         self.prior_weight = prior_weight
         self.bid_model = bid_model
+        self.opponents = opponents
         self._heuristic = HeuristicAgent()
 
     def reset(self, seed: int | None = None) -> None:
@@ -415,11 +329,8 @@ class SearchAgent(Agent):
     def action_scores(self, observation: Observation) -> dict[int, float]:
         """The values it picks from: searched, blended with its prior's (a `Scorer` itself,
         so the master's values can label training data, `wizard.training.teacher`)."""
-        values = action_values(observation, self.budget, self.seed, self.bid_model)
-        if self.prior is not None:
-            values = blend(values, self.prior.action_scores(observation),
-                           weight_at(self.prior_weight, observation, self.seed))
-        return values
+        return master_values(observation, self.budget, self.seed, self.prior,
+                             self.prior_weight, self.bid_model, self.opponents)
 
     def act(self, observation: Observation) -> Action:
         require_turn(observation)
@@ -430,8 +341,5 @@ class SearchAgent(Agent):
         return ACTIONS_BY_INDEX[pick(values, preferred)]
 
 
-__all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "GAME_PRIOR_WEIGHT", "HEURISTIC_TABLE",
-           "PRIOR_WEIGHT", "REFINE_ERROR", "REFINE_MIN_ESS", "REFINE_STEPS", "TABLE_PRIOR_WEIGHT",
-           "V3_BUDGET", "V6_BUDGET", "V6_REFINE_STEPS", "V7_BUDGET",
-           "BidValue", "Budget", "Scorer", "SearchAgent", "action_values", "bid_values", "blend",
-           "card_values", "master_budget", "master_prior_weight", "pick", "trump_values"]
+__all__ = ["BidValue", "OINetworks", "Scorer", "SearchAgent", "action_values", "bid_values",
+           "blend", "card_values", "master_values", "pick", "trump_values"]

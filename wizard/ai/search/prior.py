@@ -36,8 +36,9 @@ from wizard.engine import Observation
 
 from ..oi import OIAgent, load_networks
 from ..policy import PolicyError
-from .pimc import PRIOR_WEIGHT, Budget, action_values, blend
-from .table import PriorWeight, weight_at
+from .budget import PRIOR_WEIGHT, Budget
+from .pimc import action_values, blend, master_values
+from .table import PriorWeight
 
 log = structlog.get_logger(__name__)
 
@@ -66,16 +67,18 @@ def master_prior() -> OIAgent | None:
 
 def blended_values(observation: Observation, budget: Budget, seed: int,
                    prior: OIAgent | None, weight: PriorWeight = PRIOR_WEIGHT) -> dict[int, float]:
-    """`action_values` of the search, blended with ``prior``'s `OIAgent.action_scores`.
+    """`action_values` of the search, blended with ``prior``'s `OIAgent.action_scores`
+    (`master_values`).
 
     Without a prior (or with weight 0) these are the search's values as they
     are; with one, its overall network also weighs the worlds when the budget
-    asks for ``inference``. Raises `ValueError` unless it is the observer's turn to act.
+    asks for ``inference``, and its networks play the other seats where the budget
+    asks for ``oi_worlds``. Raises `ValueError` unless it is the observer's turn to act.
     """
-    values = action_values(observation, budget, seed, prior.overall if prior else None)
     if prior is None or weight == 0.0:
-        return values
-    return blend(values, prior.action_scores(observation), weight_at(weight, observation, seed))
+        return action_values(observation, budget, seed, prior.overall if prior else None)
+    return master_values(observation, budget, seed, prior, weight, prior.overall,
+                         (prior.overall, prior.immediate))
 
 
 __all__ = ["PRIOR_WEIGHT", "blend", "blended_values", "load_prior", "master_prior"]

@@ -176,7 +176,20 @@ class TableWeight:
 
     def weight(self, observation: Observation, seed: int) -> float:
         """The prior's weight for this decision of the observer's."""
-        return _weight(self, observation, seed)
+        return self.at(self.reading(observation, seed)[0])
+
+    def reading(self, observation: Observation, seed: int) -> tuple[float, int]:
+        """``(belief, informative plays it rests on)``: P(the other seats play like the
+        heuristic) at this decision, from this round's plays (and with ``game`` the game's
+        finished rounds, the larger belief), and how many plays said something."""
+        explained, informative = _round_reading(observation, seed, self.deals)
+        belief = heuristic_belief(explained, informative, self.prior)
+        if self.game:
+            earlier = game_reading(observation)
+            informative += earlier[1]
+            belief = max(belief, heuristic_belief(explained + earlier[0], informative,
+                                                  self.prior))
+        return belief, informative
 
     def at(self, belief: float) -> float:
         """The prior's weight at ``belief`` that the other seats play like the heuristic.
@@ -196,16 +209,6 @@ def round_reading(observation: Observation, seed: int, deals: int) -> tuple[int,
     rng = random.Random(f"table:{seed}:{key}")
     knowledge = Knowledge.of(observation)
     return explained_plays(observation, [sample_hands(knowledge, rng) for _ in range(deals)])
-
-
-def _weight(table: TableWeight, observation: Observation, seed: int) -> float:
-    explained, informative = _round_reading(observation, seed, table.deals)
-    belief = heuristic_belief(explained, informative, table.prior)
-    if table.game:
-        earlier = game_reading(observation)
-        belief = max(belief, heuristic_belief(explained + earlier[0], informative + earlier[1],
-                                              table.prior))
-    return table.at(belief)
 
 
 @functools.lru_cache(maxsize=8)

@@ -1,0 +1,119 @@
+"""Master v9: OI plays the other seats in the rollouts at a table unlike the heuristic."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from wizard.ai.agents.heuristic import HeuristicAgent
+from wizard.ai.oi import OIAgent, load_networks
+from wizard.ai.search import blend
+from wizard.ai.search.budget import (
+    GAME_PRIOR_WEIGHT,
+    OI_ROLLOUT_PRIOR_WEIGHT,
+    V8_BUDGET,
+    Budget,
+    master_budget,
+    opponents_gate,
+)
+from wizard.ai.search.oi_rollout import oi_finish, oi_values
+from wizard.ai.search.pimc import _worlds, master_values
+from wizard.engine import Phase, WizardGame, round_score
+
+NETWORKS = load_networks()
+ME = 0
+
+
+def _game(others: str, rounds: int, seed: int, cards_into_round: int = 0) -> WizardGame:
+    """A 4-player game after ``rounds`` rounds (and ``cards_into_round`` cards of the next),
+    seat 0 the heuristic, the others ``others`` ("oi" or "heuristic")."""
+    oi, heuristic = OIAgent(*NETWORKS), HeuristicAgent()
+    game = WizardGame(4, seed=seed)
+    while len(game.round_history) < rounds or len(game.core.played) < cards_into_round:
+        player = game.current_player
+        assert player is not None
+        agent = oi if player != ME and others == "oi" else heuristic
+        game.apply(player, agent.act(game.observation(player)))
+    return game
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_rollouts_end_the_round_as_oi_and_the_heuristic_play_it(seed: int) -> None:
+    oi, heuristic = OIAgent(*NETWORKS), HeuristicAgent()
+    same = total = 0
+    for rounds in (2, 4, 6):
+        game = _game("oi", rounds, seed, cards_into_round=5)
+        [points] = oi_finish([game.core.copy()], ME, *NETWORKS)
+        start = len(game.round_history)
+        while len(game.round_history) == start:  # the same round played on by the agents
+            player = game.current_player
+            assert player is not None
+            agent = heuristic if player == ME else oi
+            game.apply(player, agent.act(game.observation(player)))
+        result = game.round_history[-1]
+        total += 1
+        same += points == round_score(result.bids[ME], result.tricks[ME])
+    assert same == total
+
+
+def test_a_rollout_may_start_with_the_other_seats_still_to_bid() -> None:
+    game = WizardGame(4, seed=5)
+    while game.current_player != ME:
+        player = game.current_player
+        assert player is not None
+        game.apply(player, HeuristicAgent().act(game.observation(player)))
+    core = game.core.copy()
+    core.apply(1)  # seat 0 bids 1; OI bids for the seats after it
+    [points] = oi_finish([core], ME, *NETWORKS)
+    assert points in (round_score(1, 0), round_score(1, 1))  # round 1: one trick
+    with pytest.raises(ValueError, match="bids before"):
+        oi_finish([game.core.copy()], ME, *NETWORKS)
+
+
+def test_the_gate_opens_at_a_table_of_oi_players_and_stays_shut_at_heuristics() -> None:
+    assert not opponents_gate(_game("oi", 0, 7).observation(ME), 1)  # nothing played yet
+    assert opponents_gate(_game("oi", 4, 7, cards_into_round=4).observation(ME), 1)
+    assert not opponents_gate(_game("heuristic", 4, 7, cards_into_round=4).observation(ME), 1)
+
+
+def _at_turn(game: WizardGame) -> WizardGame:
+    while game.current_player != ME:
+        player = game.current_player
+        assert player is not None
+        game.apply(player, OIAgent(*NETWORKS).act(game.observation(player)))
+    return game
+
+
+@pytest.mark.parametrize("cards", [0, 6])  # a bid, then a card
+def test_at_an_oi_table_the_master_blends_oi_rollouts_at_their_weight(cards: int) -> None:
+    observation = _at_turn(_game("oi", 5, 11, cards_into_round=cards)).observation(ME)
+    assert observation.phase is (Phase.BIDDING if cards == 0 else Phase.PLAYING)
+    budget = master_budget(8, 11)
+    prior = OIAgent(*NETWORKS)
+    values = master_values(observation, budget, 3, prior, GAME_PRIOR_WEIGHT, NETWORKS[0],
+                           NETWORKS)
+    what = "bid" if cards == 0 else "card"
+    worlds = _worlds(observation, budget, 3, what, NETWORKS[0])
+    searched = oi_values(observation, worlds, sorted(values), *NETWORKS)
+    assert values == blend(searched, prior.action_scores(observation), OI_ROLLOUT_PRIOR_WEIGHT)
+    v8 = master_values(observation, dataclasses.replace(budget, oi_worlds=0), 3, prior,
+                       GAME_PRIOR_WEIGHT, NETWORKS[0], NETWORKS)
+    assert values != v8
+
+
+def test_at_a_table_of_heuristics_master_v9_is_master_v8() -> None:
+    prior = OIAgent(*NETWORKS)
+    for cards in (0, 5, 9):
+        observation = _at_turn(_game("heuristic", 4, 13, cards_into_round=cards)
+                               ).observation(ME)
+        v9 = master_values(observation, dataclasses.replace(V8_BUDGET, worlds=6, oi_worlds=6),
+                           2, prior, GAME_PRIOR_WEIGHT, NETWORKS[0], NETWORKS)
+        v8 = master_values(observation, dataclasses.replace(V8_BUDGET, worlds=6), 2, prior,
+                           GAME_PRIOR_WEIGHT, NETWORKS[0], NETWORKS)
+        assert v9 == v8
+
+
+def test_a_budget_refuses_a_negative_number_of_oi_worlds() -> None:
+    with pytest.raises(ValueError, match="oi_worlds"):
+        Budget(oi_worlds=-1)

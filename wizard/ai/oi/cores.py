@@ -1,0 +1,352 @@
+"""OI's bid or card for the seat to move in many engine cores at once.
+
+A search that lets OI play the other seats of its rollouts
+(`wizard.ai.search.oi_rollout`) asks OI thousands of times a decision, each
+time in another position: another seat, trick, hand and cards seen. `OIAgent`
+decides from an `Observation`, one position at a time (~0.2 ms); here the
+positions are `GameCore`s of one round (the same seats, trump and round
+number), and every step is numpy over all of them: the feature rows of every
+card of every hand (`card_features`' layout, tested equal row for row), one
+call per network, and OI's rule over every candidate at once:
+
+- a bid: the legal bid with the best expected score under the hand's trick
+  distribution (`expected_bid_scores`);
+- a card: the legal card with the best chance of making the bid, then the best
+  expected score (`play_values`; cards OI rates alike, e.g. two wizards, may be
+  told apart by the last bits of a float, so a tie can fall either way).
+
+>>> from wizard.engine import GameCore
+>>> from wizard.ai.oi import load_networks
+>>> overall, immediate = load_networks()
+>>> core = GameCore(4, seed=3)
+>>> [bid] = oi_bids([core], overall)
+>>> bool(core.legal_mask() >> bid & 1)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from wizard.engine import GameCore
+from wizard.engine.cards import (
+    ALL_CARDS_MASK,
+    CARD_RANK,
+    CARD_SUIT,
+    FIRST_JESTER,
+    FIRST_WIZARD,
+    JESTER_MASK,
+    NUM_CARDS,
+    SUIT_MASKS,
+    WIZARD_MASK,
+)
+from wizard.engine.core import BIDDING, PLAYING
+from wizard.engine.rules import LEAD_FREE, LEAD_NONE
+
+from .agent import ProbabilityNet, feature_version, score_table, trick_distributions
+from .features import MAX_HAND, OI_BLOCKS, OI_FEATURE_SIZE, OI_FEATURE_VERSIONS, SEAT_FEATURES
+
+PLAY_BASE = 21
+MAX_BID = 20
+_S = {name: block.start for name, block in OI_BLOCKS.items()}
+_BITS13 = ((np.arange(1 << 13)[:, None] >> np.arange(13)) & 1).astype(np.float32)
+_SUIT = np.array([CARD_SUIT[c] if c < FIRST_WIZARD else -1 for c in range(NUM_CARDS)], np.int64)
+_RANK = np.array([CARD_RANK[c] if c < FIRST_WIZARD else 0 for c in range(NUM_CARDS)], np.int64)
+_SUIT_MASKS = np.array(SUIT_MASKS, np.uint64)
+_BITS = np.uint64(1) << np.arange(NUM_CARDS, dtype=np.uint64)
+_BUCKET = np.array([0, 1, 2, 3, 4, 5, 5, 5] + [6] * 60, np.int64)
+_13 = np.uint64(0x1FFF)
+_WIZARDS, _JESTERS = np.uint64(WIZARD_MASK), np.uint64(JESTER_MASK)
+#: _ABOVE[suit][r + 1]: the cards of ``suit`` whose rank index (id % 13) is above ``r``
+_ABOVE = [[sum(1 << (13 * suit + k) for k in range(r + 1, 13)) for r in range(-1, 13)]
+          for suit in range(4)]
+_NUMBERS = (1 << FIRST_WIZARD) - 1
+#: _SCORES[bid, tricks]: `round_score`
+_SCORES = score_table(range(MAX_BID + 1), 0, outcomes=MAX_BID + 1)
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+
+@cache
+def trick_facts(trick: tuple[int, ...], trump: int) -> tuple[int, bool, bool]:
+    """``(cards that would hold the trick played now, a wizard holds it, a trump number
+    card holds it)`` for ``trick`` (card ids in play order), `trick_winner`'s rule.
+
+    >>> mask, wizard, trump_holds = trick_facts((5,), 1)  # red 6 led, yellow trump
+    >>> bool(mask >> 6 & 1), bool(mask >> 4 & 1), bool(mask >> 13 & 1), wizard, trump_holds
+    (True, False, True, False, False)
+    """
+    if not trick:
+        return ALL_CARDS_MASK, False, False
+    best_trump = best_lead = lead = -1
+    for card in trick:
+        if card >= FIRST_JESTER:
+            continue
+        if card >= FIRST_WIZARD:
+            return 0, True, False
+        suit, rank = divmod(card, 13)
+        if lead < 0:
+            lead = suit
+        if suit == trump:
+            best_trump = max(best_trump, rank)
+        elif suit == lead:
+            best_lead = max(best_lead, rank)
+    if lead < 0:  # jesters only: any number card or wizard takes it over
+        return WIZARD_MASK | _NUMBERS, False, False
+    mask = WIZARD_MASK
+    if trump >= 0:
+        mask |= _ABOVE[trump][best_trump + 1]
+    if best_trump < 0 and lead != trump:
+        mask |= _ABOVE[lead][best_lead + 1]
+    return mask, False, best_trump >= 0
+
+
+@dataclass(frozen=True, slots=True)
+class CardRows:
+    """The feature rows of every card in the hands of the seats to move, decision by decision.
+
+    ``decision[i]`` and ``card[i]`` say whose card row ``i`` is (each decision's cards
+    ascending, decisions in order); ``p_overall`` / ``p_immediate`` hold the certain
+    probabilities (`overall_exact`, `immediate_exact`) and NaN where a network decides.
+    """
+
+    rows: npt.NDArray[np.float32]
+    decision: Ints
+    card: Ints
+    legal: npt.NDArray[np.bool_]
+    p_overall: Floats
+    p_immediate: Floats
+    sizes: Ints
+    bid: Ints
+    won: Ints
+
+
+def card_rows(cores: Sequence[GameCore], version: int) -> CardRows:
+    """`CardRows` of the seat to move in each core: all bidding or all playing, one round.
+
+    Raises `ValueError` for cores of different phases or rounds, or an unknown version.
+    """
+    if version not in OI_FEATURE_VERSIONS:
+        raise ValueError(f"OI feature version {version!r} is not one of {OI_FEATURE_VERSIONS}")
+    first = cores[0]
+    n, trump, number = first.n, first.trump_suit, first.round_number
+    bidding = first.phase == BIDDING
+    if any(c.phase != first.phase or c.round_number != number or c.trump_suit != trump
+           for c in cores) or first.phase not in (BIDDING, PLAYING):
+        raise ValueError("OI decides for cores of one round, all bidding or all playing")
+    turned = 1 << first.trump_card if first.trump_card >= 0 else 0
+    count = len(cores)
+    me: list[int] = []
+    hand: list[int] = []
+    seen: list[int] = []
+    legal: list[int] = []
+    trick_size: list[int] = []
+    lead: list[int] = []
+    leader: list[int] = []
+    played: list[int] = []
+    known: list[list[bool]] = []
+    wanted: list[list[int]] = []
+    facts: list[tuple[int, bool, bool]] = []
+    first_seat = (first.dealer + 1) % n
+    for core in cores:
+        me.append(core.current)
+        hand.append(core.hands[core.current])
+        seen.append(core.played_mask | turned)
+        legal.append(0 if bidding else core.legal_mask() >> PLAY_BASE)  # the cards it may play
+        trick = tuple(core.trick)
+        trick_size.append(len(trick))
+        lead.append(core.lead)
+        leader.append(first_seat if bidding else core.leader)
+        played.append(len(core.played))
+        known.append([b >= 0 for b in core.bids])
+        wanted.append([b - t for b, t in zip(core.bids, core.tricks, strict=True)])
+        facts.append(trick_facts(trick, trump))
+    holds, wizard_in, held_by_trump = zip(*facts, strict=True)
+    seats = np.array(me, np.int64)
+    hands = np.array(hand, np.uint64)
+    unseen = np.uint64(ALL_CARDS_MASK) & ~(hands | np.array(seen, np.uint64))
+    sizes = _count(hands)
+    position = (seats - np.array(leader, np.int64)) % n
+    after = n - 1 - position
+    want = np.array(wanted, np.int64)
+    bid_known = np.array(known, bool)
+    every = np.arange(count)
+    ctx = np.zeros((count, OI_FEATURE_SIZE), np.float32)
+    ctx[:, _S["num_players"] + n - 3] = 1.0
+    ctx[every, _S["hand_size"] + np.clip(sizes, 1, MAX_HAND) - 1] = 1.0
+    ctx[:, _S["bidding"]] = bidding
+    trick_sizes = np.array(trick_size, np.int64)
+    played_now = ((np.arange(n)[None, :] - np.array(leader)[:, None]) % n) < trick_sizes[:, None]
+    for k in range(n):
+        seat_k = (seats + k) % n
+        base = _S["seats"] + k * SEAT_FEATURES
+        ctx[:, base] = 1.0
+        slot = np.where(bid_known[every, seat_k], 1 + np.clip(want[every, seat_k] + 1, 0, 5), 0)
+        ctx[every, base + 1 + slot] = 1.0
+        ctx[:, base + 8] = played_now[every, seat_k]
+    bids = np.where(bid_known, want + np.array([c.tricks for c in cores], np.int64), 0)
+    ctx[:, _S["bid_balance"]] = (bids.sum(axis=1) - number) / 10.0
+    others = np.where(bid_known, want, 0)
+    ctx[:, _S["bid_balance"] + 1] = (others.sum(axis=1) - others[every, seats]) / 10.0
+    ctx[every, _S["trick_position"] + position] = 1.0
+    if trump >= 0:
+        start = _S["trump"]
+        ctx[:, start:start + 13] = _BITS13[_suit_bits(unseen, trump)]
+    else:
+        ctx[:, _S["trump"] + 13] = 1.0
+    unseen_jesters = _count(unseen & _JESTERS)
+    ctx[every, _S["unseen_wizards"] + _count(unseen & _WIZARDS)] = 1.0
+    ctx[every, _S["unseen_jesters"] + unseen_jesters] = 1.0
+    ctx[every, _S["voids"] + sum(((hands & m) == 0).astype(np.int64) for m in _SUIT_MASKS)] = 1.0
+    unseen_count = _count(unseen)
+    in_hands = n * number - np.array(played, np.int64) - sizes
+    ctx[:, _S["unseen_in_hands"]] = np.where(unseen_count > 0,
+                                             in_hands / np.maximum(unseen_count, 1), 0.0)
+    leads = np.array(lead, np.int64)
+    if version >= 2:
+        _trick_context(ctx, leads, trump, unseen, after, np.array(held_by_trump, bool))
+    # every card of every hand
+    decision, card = np.nonzero((hands[:, None] & _BITS[None, :]) != 0)
+    rows = ctx[decision]
+    rows[:, _S["own_specials"]] = (_count(hands & _WIZARDS) / 4.0)[decision]
+    rows[:, _S["own_specials"] + 1] = (_count(hands & _JESTERS) / 4.0)[decision]
+    is_wizard = (card >= FIRST_WIZARD) & (card < FIRST_JESTER)
+    is_jester = card >= FIRST_JESTER
+    is_number = ~(is_wizard | is_jester)
+    rows[is_wizard, _S["kind"]] = 1.0
+    rows[is_jester, _S["kind"] + 1] = 1.0
+    suit, rank = _SUIT[card], _RANK[card]
+    rows[is_number & (suit == trump), _S["kind"] + 2] = 1.0
+    rows[is_number & (suit != trump), _S["kind"] + 3] = 1.0
+    rows[is_number & (suit == leads[decision]), _S["card_vs_trick"]] = 1.0
+    wins = (np.array(holds, np.uint64)[decision] >> card.astype(np.uint64)) & np.uint64(1) == 1
+    rows[:, _S["card_vs_trick"] + 1] = wins
+    numbers = np.flatnonzero(is_number)
+    at = decision[numbers]
+    suit_unseen = (unseen[at] >> (np.uint64(13) * suit[numbers].astype(np.uint64))) & _13
+    rows[numbers, _S["suit_unseen"]:_S["suit_unseen"] + 13] = _BITS13[suit_unseen.astype(np.int64)]
+    higher = _count(suit_unseen >> rank[numbers].astype(np.uint64))
+    rows[numbers, _S["adjusted_rank"] + 12 - higher] = 1.0
+    mine = _count(hands[at] & _SUIT_MASKS[suit[numbers]])
+    rows[numbers, _S["suit_count"] + np.minimum(7, mine) - 1] = 1.0
+    beaters = _count(unseen[at] & _WIZARDS) + higher
+    if trump >= 0:
+        beaters += np.where(suit[numbers] != trump, _count(unseen[at] & _SUIT_MASKS[trump]), 0)
+    rows[numbers, _S["beaters"] + _BUCKET[beaters]] = 1.0
+    # the certain probabilities (`immediate_exact`, `overall_exact`)
+    p_immediate = np.full(len(card), np.nan)
+    behind = after[decision]
+    p_immediate[is_wizard] = 1.0
+    leads_trick = trick_sizes[decision] == 0
+    p_immediate[is_jester & ~leads_trick] = 0.0
+    p_immediate[is_jester & leads_trick & (unseen_jesters[decision] < behind)] = 0.0
+    p_immediate[is_jester & leads_trick & ((unseen[decision] & ~_JESTERS) == 0)] = 1.0
+    number_beaters = np.zeros(len(card), np.int64)
+    number_beaters[numbers] = beaters
+    p_immediate[is_number & ~wins] = 0.0
+    p_immediate[is_number & wins & ((behind == 0) | (number_beaters == 0))] = 1.0
+    p_immediate[np.array(wizard_in, bool)[decision]] = 0.0
+    last = (sizes[decision] == 1) & (not bidding)
+    p_overall = np.where(last, p_immediate, np.nan)
+    p_overall[is_jester & (unseen_jesters[decision] < n - 1)] = 0.0
+    is_legal = (np.array(legal, np.uint64)[decision] >> card.astype(np.uint64)) & np.uint64(1) == 1
+    return CardRows(rows, decision, card, is_legal, p_overall, p_immediate, sizes,
+                    np.where(bid_known[every, seats], bids[every, seats], -1),
+                    np.array([c.tricks[s] for c, s in zip(cores, me, strict=True)], np.int64))
+
+
+def _trick_context(ctx: npt.NDArray[np.float32], leads: Ints, trump: int,
+                   unseen: npt.NDArray[np.uint64], after: Ints,
+                   held_by_trump: npt.NDArray[np.bool_]) -> None:
+    """The current trick's blocks of the context (feature version 2)."""
+    every = np.arange(len(leads))
+    ctx[leads == LEAD_FREE, _S["lead"] + 3] = 1.0
+    ctx[leads == LEAD_NONE, _S["lead"]] = 1.0
+    led = np.flatnonzero((leads != LEAD_FREE) & (leads != LEAD_NONE))
+    ctx[led, _S["lead"] + np.where(leads[led] == trump, 1, 2)] = 1.0
+    bits = (unseen[led] >> (np.uint64(13) * leads[led].astype(np.uint64))) & _13
+    ctx[led, _S["lead_unseen"]:_S["lead_unseen"] + 13] = _BITS13[bits.astype(np.int64)]
+    ctx[every, _S["players_after"] + after] = 1.0
+    ctx[:, _S["card_vs_trick"] + 2] = held_by_trump
+
+
+def _count(masks: npt.NDArray[np.uint64]) -> Ints:
+    return np.bitwise_count(masks).astype(np.int64)
+
+
+def _suit_bits(masks: npt.NDArray[np.uint64], suit: int) -> Ints:
+    return ((masks >> np.uint64(13 * suit)) & _13).astype(np.int64)
+
+
+def _ask(net: ProbabilityNet, rows: npt.NDArray[np.float32], into: Floats,
+         where: npt.NDArray[np.bool_]) -> None:
+    if where.any():
+        into[where] = np.clip(net(np.ascontiguousarray(rows[where])), 0.0, 1.0)
+
+
+def oi_bids(cores: Sequence[GameCore], overall: ProbabilityNet) -> list[int]:
+    """OI's bid for the seat to move in each core (all bidding, one round).
+
+    Raises `ValueError` as `card_rows` does.
+    """
+    rows = card_rows(cores, feature_version(overall))
+    p_overall = rows.p_overall.copy()
+    _ask(overall, rows.rows, p_overall, np.isnan(p_overall))
+    out = [0] * len(cores)
+    legal = np.array([c.legal_mask() for c in cores], np.int64)
+    offsets = np.concatenate([[0], np.cumsum(rows.sizes)])
+    for size in np.unique(rows.sizes):
+        decisions = np.flatnonzero(rows.sizes == size)
+        probs = p_overall[offsets[decisions][:, None] + np.arange(size)[None, :]]
+        scores = trick_distributions(probs) @ _SCORES[:, :size + 1].T  # (decisions, bids)
+        allowed = (legal[decisions][:, None] >> np.arange(MAX_BID + 1)[None, :]) & 1 == 1
+        best = np.argmax(np.where(allowed, scores, -np.inf), axis=1)
+        for decision, bid in zip(decisions, best, strict=True):
+            out[decision] = int(bid)
+    return out
+
+
+def oi_cards(cores: Sequence[GameCore], overall: ProbabilityNet,
+             immediate: ProbabilityNet) -> list[int]:
+    """OI's card (an id) for the seat to move in each core (all playing, one round).
+
+    Raises `ValueError` as `card_rows` does.
+    """
+    rows = card_rows(cores, feature_version(overall))
+    p_overall, p_immediate = rows.p_overall.copy(), rows.p_immediate.copy()
+    _ask(overall, rows.rows, p_overall, np.isnan(p_overall))
+    _ask(immediate, rows.rows, p_immediate, rows.legal & np.isnan(p_immediate))
+    out = [0] * len(cores)
+    offsets = np.concatenate([[0], np.cumsum(rows.sizes)])
+    for size in np.unique(rows.sizes):
+        decisions = np.flatnonzero(rows.sizes == size)
+        index = offsets[decisions][:, None] + np.arange(size)[None, :]  # (decisions, size)
+        which, slot = np.nonzero(rows.legal[index])  # one pair per legal card
+        rest = p_overall[index][which]
+        rest[np.arange(len(which)), slot] = 0.0  # the card played takes no later trick
+        dist = trick_distributions(rest)
+        p_now = p_immediate[index[which, slot]][:, None]
+        combined = dist * (1.0 - p_now)
+        combined[:, 1:] += dist[:, :-1] * p_now
+        bid, won = rows.bid[decisions][which], rows.won[decisions][which]
+        wanted = bid - won
+        pairs = np.arange(len(which))
+        make = np.where((wanted >= 0) & (wanted <= size),
+                        combined[pairs, np.clip(wanted, 0, size)], 0.0)
+        expected = (combined * _SCORES[bid[:, None], won[:, None] + np.arange(size + 1)]
+                    ).sum(axis=1)
+        # OI's choice: the best chance of the bid, then the best score, then the lowest card
+        order = np.lexsort((slot, -expected, -np.round(make, 9), which))
+        firsts = order[np.r_[True, which[order][1:] != which[order][:-1]]]
+        for pair in firsts:
+            out[decisions[which[pair]]] = int(rows.card[index[which[pair], slot[pair]]])
+    return out
+
+
+__all__ = ["CardRows", "card_rows", "oi_bids", "oi_cards", "trick_facts"]

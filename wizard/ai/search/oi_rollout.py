@@ -1,0 +1,110 @@
+"""Rollouts where OI plays the other seats: the search's model of players who are not the heuristic.
+
+The search's rollouts (`wizard.ai.search.rollout`) play every other seat with
+the heuristic: exact against heuristic players, and a poor model of anyone who
+plays better. Measured against OI with the true deal as the only world, the
+heuristic's rollouts led OI by +0.4 a game and rollouts with OI playing the
+other seats by +101 (docs/measurements/ai.md, "The ceiling against OI").
+Here every candidate is played out in every world with OI bidding and playing
+for the other seats and the heuristic for the searching seat; the worlds and
+candidates move in lockstep, and each step asks OI once for all of them
+(`wizard.ai.oi.cores`: a few microseconds a decision where `OIAgent` takes 0.2 ms).
+
+>>> from wizard.engine import WizardGame
+>>> from wizard.ai.oi import load_networks
+>>> from wizard.ai.search.worlds import sample_worlds
+>>> import random
+>>> game = WizardGame(4, seed=2)
+>>> obs = game.observation(game.current_player)
+>>> worlds = sample_worlds(obs, 4, random.Random(1))
+>>> values = oi_values(obs, worlds, [a.value for a in obs.legal_actions], *load_networks())
+>>> sorted(values) == [a.value for a in obs.legal_actions]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from wizard.engine import GameCore, Observation
+from wizard.engine.core import BIDDING, PLAYING, ROUND_DONE
+from wizard.engine.rules import round_score
+
+from ..oi.agent import ProbabilityNet
+from ..oi.cores import oi_bids, oi_cards
+from .rollout import heuristic_card
+
+PLAY_BASE = 21
+
+
+def oi_finish(cores: Sequence[GameCore], me: int, overall: ProbabilityNet,
+              immediate: ProbabilityNet) -> list[int]:
+    """Play each core's round to its end, OI for every seat but ``me`` (the heuristic's
+    cards); ``me``'s round points in each. The cores are of one round, in its bidding
+    (``me`` has bid) or playing phase. Raises `ValueError` for a core in another phase.
+    """
+    if any(core.phase not in (BIDDING, PLAYING) for core in cores):
+        raise ValueError("OI's rollouts start while the round is bid or played")
+    while True:
+        bidding = [core for core in cores if core.phase == BIDDING]
+        if not bidding:
+            break
+        if any(core.current == me for core in bidding):
+            raise ValueError("the searching seat bids before its rollouts start")
+        for core, bid in zip(bidding, oi_bids(bidding, overall), strict=True):
+            core.apply(bid)
+    points = [0] * len(cores)
+    active = list(range(len(cores)))
+    while active:
+        asked: list[int] = []
+        going: list[int] = []
+        for i in active:
+            core = cores[i]
+            legal = core.legal_mask() >> PLAY_BASE
+            if core.current != me and legal & (legal - 1):
+                asked.append(i)
+                continue
+            card = heuristic_card(core) if core.current == me else legal.bit_length() - 1
+            if core.apply(PLAY_BASE + card) >= ROUND_DONE:
+                points[i] = round_score(core.last_bids[me], core.last_tricks[me])
+            else:
+                going.append(i)
+        if asked:
+            cards = oi_cards([cores[i] for i in asked], overall, immediate)
+            for i, card in zip(asked, cards, strict=True):
+                if cores[i].apply(PLAY_BASE + card) >= ROUND_DONE:
+                    points[i] = round_score(cores[i].last_bids[me], cores[i].last_tricks[me])
+                else:
+                    going.append(i)
+        active = sorted(going)
+    return points
+
+
+def oi_values(observation: Observation, worlds: Sequence[GameCore], candidates: Sequence[int],
+              overall: ProbabilityNet, immediate: ProbabilityNet) -> dict[int, float]:
+    """Each candidate's (an action index: a bid or a card) mean round points for the observer
+    over ``worlds``, played out by `oi_finish`. Raises `ValueError` without a world."""
+    if not worlds:
+        raise ValueError("OI's rollouts need at least one world")
+    me = observation.player
+    assert me is not None
+    cores: list[GameCore] = []
+    ended: set[int] = set()
+    for action in candidates:
+        for world in worlds:
+            core = world.copy()
+            if core.apply(action) >= ROUND_DONE:  # the round's last card
+                ended.add(len(cores))
+            cores.append(core)
+    going = [i for i in range(len(cores)) if i not in ended]
+    played = oi_finish([cores[i] for i in going], me, overall, immediate)
+    scores = [0] * len(cores)
+    for i, value in zip(going, played, strict=True):
+        scores[i] = value
+    for i in ended:
+        scores[i] = round_score(cores[i].last_bids[me], cores[i].last_tricks[me])
+    k = len(worlds)
+    return {action: sum(scores[j * k:(j + 1) * k]) / k for j, action in enumerate(candidates)}
+
+
+__all__ = ["oi_finish", "oi_values"]
