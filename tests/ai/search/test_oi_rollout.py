@@ -72,9 +72,10 @@ def test_a_rollout_may_start_with_the_other_seats_still_to_bid() -> None:
 
 
 def test_the_gate_opens_at_a_table_of_oi_players_and_stays_shut_at_heuristics() -> None:
-    assert not opponents_gate(_game("oi", 0, 7).observation(ME), 1)  # nothing played yet
-    assert opponents_gate(_game("oi", 4, 7, cards_into_round=4).observation(ME), 1)
-    assert not opponents_gate(_game("heuristic", 4, 7, cards_into_round=4).observation(ME), 1)
+    assert not opponents_gate(_game("oi", 0, 7).observation(ME))  # nothing played yet
+    assert opponents_gate(_game("oi", 4, 7, cards_into_round=4).observation(ME))
+    for rounds in range(1, 9):
+        assert not opponents_gate(_game("heuristic", rounds, 7).observation(ME))
 
 
 def _at_turn(game: WizardGame) -> WizardGame:

@@ -233,7 +233,7 @@ def master_values(observation: Observation, budget: Budget, seed: int, prior: Sc
     """
     if (opponents is not None and budget.oi_worlds
             and observation.phase in (Phase.BIDDING, Phase.PLAYING)
-            and opponents_gate(observation, seed)):
+            and opponents_gate(observation)):
         what = "bid" if observation.phase is Phase.BIDDING else "card"
         worlds = _worlds(observation, budget, seed, what, bid_model)[:budget.oi_worlds]
         candidates = (_searched_bids(observation, budget) if what == "bid"
