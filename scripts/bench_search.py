@@ -3,7 +3,7 @@
 
     .venv/bin/python scripts/bench_search.py [--games 6] [--seed 1]
 
-Seat 0 plays each measured brain against three heuristic seats over the same
+Seat 0 plays each measured brain against three heuristic (or OI) seats over the same
 deals; every decision of seat 0 is timed with time.process_time (CPU seconds
 of this process, so other load on the machine disturbs it less than wall
 time). Rows:
@@ -12,8 +12,10 @@ time). Rows:
 - ``bot:easy`` / ``bot:medium``: the levels at the top of their range;
 - ``bot:hard``: without ``models/default.onnx``, a small search (strength 80);
 - ``search top``: master at strength 100 (its top budget, 32 worlds), no
-  random moves; ``search v7`` the master of bot version 9 (the table read in the round
-  only); ``search v2`` and ``search v1`` the same for a version-2 master
+  random moves; ``search top/OI`` the same with three OI seats, where the table reads
+  unlike the heuristic and OI plays the others in its rollouts (bot version 11), ``search
+  v8/OI`` bot version 10 there; ``search v7`` the master of bot version 9 (the table
+  read in the round only); ``search v2`` and ``search v1`` the same for a version-2 master
   bot (worlds weighted by the bids only) and a version-1 one (uniform worlds),
   the references for the inference's cost;
 - ``rollouts/s``: rounds finished by the heuristic rollout per CPU second.
@@ -33,6 +35,7 @@ from wizard.ai.agents import HeuristicAgent
 from wizard.ai.levels import BotLevel, BotSettings
 from wizard.ai.levels.agent import LevelAgent
 from wizard.ai.levels.settings import BOT_VERSION
+from wizard.ai.registry import make_agent
 from wizard.ai.search.rollout import finish_round
 from wizard.engine import Action, Observation, Phase, WizardGame
 
@@ -54,8 +57,9 @@ def heuristic_brain() -> Brain:
     return lambda observation, move: agent.act(observation)
 
 
-def time_brain(brain: Brain, games: int, seed: int) -> dict[str, list[float]]:
-    heuristic = HeuristicAgent()
+def time_brain(brain: Brain, games: int, seed: int, table: str = "heuristic"
+               ) -> dict[str, list[float]]:
+    other = HeuristicAgent() if table == "heuristic" else make_agent(table)
     times: dict[str, list[float]] = {"bid": [], "card": []}
     for game_number in range(games):
         game = WizardGame(4, seed=seed * 1000 + game_number)
@@ -70,7 +74,7 @@ def time_brain(brain: Brain, games: int, seed: int) -> dict[str, list[float]]:
                 elapsed = (time.process_time() - start) * 1000
                 times["bid" if observation.phase is Phase.BIDDING else "card"].append(elapsed)
             else:
-                action = heuristic.act(observation)
+                action = other.act(observation)
             game.apply(player, action)
             move += 1
     return times
@@ -101,22 +105,24 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    brains: list[tuple[str, Brain]] = [
-        ("heuristic", heuristic_brain()),
-        ("bot:easy", level_brain("easy", 25)),
-        ("bot:medium", level_brain("medium", 55)),
-        ("bot:hard", level_brain("hard", 80)),
-        ("search top", level_brain("master", 100)),
-        ("search v7", level_brain("master", 100, version=9)),
-        ("search v2", level_brain("master", 100, version=2)),
-        ("search v1", level_brain("master", 100, version=1)),
+    brains: list[tuple[str, Brain, str]] = [
+        ("heuristic", heuristic_brain(), "heuristic"),
+        ("bot:easy", level_brain("easy", 25), "heuristic"),
+        ("bot:medium", level_brain("medium", 55), "heuristic"),
+        ("bot:hard", level_brain("hard", 80), "heuristic"),
+        ("search top", level_brain("master", 100), "heuristic"),
+        ("search top/OI", level_brain("master", 100), "oi"),
+        ("search v8/OI", level_brain("master", 100, version=10), "oi"),
+        ("search v7", level_brain("master", 100, version=9), "heuristic"),
+        ("search v2", level_brain("master", 100, version=2), "heuristic"),
+        ("search v1", level_brain("master", 100, version=1), "heuristic"),
     ]
-    print(f"{'brain':<12}{'bid p50':>9}{'bid p99':>9}{'card p50':>10}{'card p99':>10}"
+    print(f"{'brain':<14}{'bid p50':>9}{'bid p99':>9}{'card p50':>10}{'card p99':>10}"
           f"{'mean':>8}  (ms, CPU, {args.games} games x 4 players, seat 0)")
-    for name, brain in brains:
-        times = time_brain(brain, args.games, args.seed)
+    for name, brain, table in brains:
+        times = time_brain(brain, args.games, args.seed, table)
         both = times["bid"] + times["card"]
-        print(f"{name:<12}{quantile(times['bid'], 0.5):>9.2f}{quantile(times['bid'], 0.99):>9.2f}"
+        print(f"{name:<14}{quantile(times['bid'], 0.5):>9.2f}{quantile(times['bid'], 0.99):>9.2f}"
               f"{quantile(times['card'], 0.5):>10.2f}{quantile(times['card'], 0.99):>10.2f}"
               f"{statistics.fmean(both):>8.2f}", flush=True)
     print(f"rollouts/s (round 10 of 4 players, heuristic, one core): {rollouts_per_second():.0f}")

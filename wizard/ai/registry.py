@@ -57,8 +57,8 @@ def _make_search(seed: int | None = None, **options: object) -> Agent:
         if not isinstance(number, int | float) or isinstance(number, bool):
             raise ValueError(f"prior_weight must be a number, got {number!r}")
         weight = float(number)
-    budget = DEFAULT_BUDGET if worlds is None else dataclasses.replace(DEFAULT_BUDGET,
-                                                                       worlds=worlds)
+    budget = DEFAULT_BUDGET if worlds is None else dataclasses.replace(
+        DEFAULT_BUDGET, worlds=worlds, oi_worlds=min(worlds, DEFAULT_BUDGET.oi_worlds))
     prior = master_prior() if weight else None  # loaded once per process, not per agent
     return SearchAgent(budget, seed=seed, prior=prior, prior_weight=weight,
                        bid_model=prior.overall if prior else None,
@@ -140,13 +140,16 @@ def agent_names() -> list[str]:
 def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
     """Build an agent by name: random, heuristic, model, oi, search, ``bot:<level>``.
 
-    ``search`` is the determinized search bot, master v8 (its worlds weighted by
+    ``search`` is the determinized search bot, master v9 (its worlds weighted by
     the other seats' bids and card plays, refined by card swaps where the table
     reads like the heuristic, OI's values at a weight read from the table over the
-    game, `wizard.ai.search.table`; ``search-v1``: uniform worlds, ``search-v2``:
-    weighted by the bids only, ``search-v3``: OI at 0.5, ``search-v4``: OI at 0.8,
-    ``search-v5``: no swaps, ``search-v6``: 100 swaps, ``search-v7``: the table read
-    in the round only, the masters before, kept to measure against) (options ``worlds``, default 32,
+    game, `wizard.ai.search.table`, and OI playing the other seats in its rollouts
+    where the finished rounds read unlike the heuristic, `wizard.ai.search.oi_rollout`;
+    ``search-v1``: uniform worlds, ``search-v2``: weighted by the bids only,
+    ``search-v3``: OI at 0.5, ``search-v4``: OI at 0.8, ``search-v5``: no swaps,
+    ``search-v6``: 100 swaps, ``search-v7``: the table read in the round only,
+    ``search-v8``: the heuristic's rollouts everywhere, the masters before, kept to
+    measure against) (options ``worlds``, default 32,
     and ``prior_weight``, a fixed weight instead of the table's: its values
     averaged with OI's, `wizard.ai.search.prior`; 0 or missing OI networks: the
     plain search);

@@ -68,13 +68,16 @@ BRAINS: dict[BotLevel, str] = {
 #: toward the hands that explain the others' bids and plays (`wizard.ai.search.refine`);
 #: 9 — 200 card swaps a world (master v7);
 #: 10 — master reads the table over the game's finished rounds too, and weighs OI's
-#: values 0.3 where it reads like the heuristic (master v8, `GAME_PRIOR_WEIGHT`).
+#: values 0.3 where it reads like the heuristic (master v8, `GAME_PRIOR_WEIGHT`);
+#: 11 — where the game's finished rounds say the others do not play like the heuristic,
+#: OI bids and plays for them in master's rollouts, blended with OI's values at 0.5
+#: (master v9, `wizard.ai.search.oi_rollout`).
 #: Hard plays the policy's cards by its probabilities, not one card ahead as the
 #: ``model`` agent does (the policy's ``card_lookahead``): looking ahead, hard came too
 #: close to master (docs/measurements/ai.md#cards-one-card-ahead).
 #: A stored bot keeps its version (one stored without one is 1), so a game restored after
 #: an upgrade goes on with the bots it started with, move for move.
-BOT_VERSION = 10
+BOT_VERSION = 11
 
 #: The policy file (``models/<name>.onnx``) of hard bots up to a version; newer ones play
 #: `HARD_POLICY`. A new policy for hard keeps the old file and adds a line here.
