@@ -48,18 +48,21 @@ from .features import (
 )
 
 _S = {name: block.start for name, block in OI_BLOCKS.items()}
-#: _BITS13[m] is the 13-bit mask m as 13 floats (rank 1 first), as in the features module
-_BITS13 = ((np.arange(1 << 13)[:, None] >> np.arange(13)) & 1).astype(np.float32)
+#: BITS13[m] is the 13-bit mask m as 13 floats (rank 1 first), as in the features module
+BITS13 = ((np.arange(1 << 13)[:, None] >> np.arange(13)) & 1).astype(np.float32)
 
-_SUIT = np.array([CARD_SUIT[c] if c < FIRST_WIZARD else 0 for c in range(NUM_CARDS)], np.int64)
-_RANK = np.array([CARD_RANK[c] if c < FIRST_WIZARD else 0 for c in range(NUM_CARDS)], np.int64)
-_SUIT_MASKS = np.array(SUIT_MASKS, np.uint64)
-_BITS = np.uint64(1) << np.arange(NUM_CARDS, dtype=np.uint64)
-_BUCKET = np.array([0, 1, 2, 3, 4, 5, 5, 5] + [6] * 60, np.int64)
-_13 = np.uint64(0x1FFF)
+#: a number card's suit and rank by card id (0 for wizards and jesters)
+NUMBER_SUIT = np.array([CARD_SUIT[c] if c < FIRST_WIZARD else 0 for c in range(NUM_CARDS)],
+                       np.int64)
+NUMBER_RANK = np.array([CARD_RANK[c] if c < FIRST_WIZARD else 0 for c in range(NUM_CARDS)],
+                       np.int64)
+SUIT_MASKS_64 = np.array(SUIT_MASKS, np.uint64)
+CARD_BITS = np.uint64(1) << np.arange(NUM_CARDS, dtype=np.uint64)
+BEATER_BUCKET = np.array([0, 1, 2, 3, 4, 5, 5, 5] + [6] * 60, np.int64)
+RANKS13 = np.uint64(0x1FFF)
 
 
-def _count(masks: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+def count_bits(masks: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
     return np.bitwise_count(masks).astype(np.int64)
 
 
@@ -69,7 +72,7 @@ def hand_cards(masks: npt.NDArray[np.uint64], size: int) -> npt.NDArray[np.int64
     >>> hand_cards(np.array([0b1011], np.uint64), 3).tolist()
     [[0, 1, 3]]
     """
-    held = (masks[:, None] & _BITS[None, :]) != 0
+    held = (masks[:, None] & CARD_BITS[None, :]) != 0
     cards = np.nonzero(held)[1].reshape(len(masks), size)
     return cards.astype(np.int64)
 
@@ -117,27 +120,27 @@ def hand_features(sit: Situation, masks: npt.NDArray[np.uint64], seen: int,
     trump = sit.trump
     if trump >= 0:
         start = OI_BLOCKS["trump"].start
-        out[:, :, start:start + 13] = _BITS13[((unseen >> np.uint64(13 * trump)) & _13)
+        out[:, :, start:start + 13] = BITS13[((unseen >> np.uint64(13 * trump)) & RANKS13)
                                               .astype(np.int64)][:, None, :]
     for name, special in (("unseen_wizards", WIZARD_MASK), ("unseen_jesters", JESTER_MASK)):
         block = OI_BLOCKS[name]
         out[:, :, block] = 0.0
-        count = _count(unseen & np.uint64(special))
+        count = count_bits(unseen & np.uint64(special))
         out[np.arange(hands), :, block.start + count] = 1.0
     block = OI_BLOCKS["voids"]
     out[:, :, block] = 0.0
-    voids = sum(((masks & m) == 0).astype(np.int64) for m in _SUIT_MASKS)
+    voids = sum(((masks & m) == 0).astype(np.int64) for m in SUIT_MASKS_64)
     out[np.arange(hands), :, block.start + voids] = 1.0
-    unseen_count = _count(unseen)
+    unseen_count = count_bits(unseen)
     out[:, :, _S["unseen_in_hands"]] = np.where(
         unseen_count > 0, sit.cards_in_other_hands / np.maximum(unseen_count, 1), 0.0)[:, None]
     lead = lead_of(sit.trick)
     if version >= 2 and 0 <= lead < 4:
         start = _S["lead_unseen"]
-        out[:, :, start:start + 13] = _BITS13[((unseen >> np.uint64(13 * lead)) & _13)
+        out[:, :, start:start + 13] = BITS13[((unseen >> np.uint64(13 * lead)) & RANKS13)
                                               .astype(np.int64)][:, None, :]
-    out[:, :, _S["own_specials"]] = (_count(masks & np.uint64(WIZARD_MASK)) / 4.0)[:, None]
-    out[:, :, _S["own_specials"] + 1] = (_count(masks & np.uint64(JESTER_MASK)) / 4.0)[:, None]
+    out[:, :, _S["own_specials"]] = (count_bits(masks & np.uint64(WIZARD_MASK)) / 4.0)[:, None]
+    out[:, :, _S["own_specials"] + 1] = (count_bits(masks & np.uint64(JESTER_MASK)) / 4.0)[:, None]
     wins = _wins_as_it_lies(sit.trick, trump)
     out[:, :, _S["card_vs_trick"] + 1] = wins[cards]
     # the cards: wizards and jesters only have their kind
@@ -147,31 +150,31 @@ def hand_features(sit: Situation, masks: npt.NDArray[np.uint64], seen: int,
     number = ~(wizard | jester)
     out[wizard, _S["kind"]] = 1.0
     out[jester, _S["kind"] + 1] = 1.0
-    suit = _SUIT[cards]
-    rank = _RANK[cards]
+    suit = NUMBER_SUIT[cards]
+    rank = NUMBER_RANK[cards]
     out[number & (suit == trump), _S["kind"] + 2] = 1.0
     out[number & (suit != trump), _S["kind"] + 3] = 1.0
     out[number & (suit == lead), _S["card_vs_trick"]] = 1.0
     hi, ci = h_index[number], c_index[number]
     suit_n, rank_n = suit[number], rank[number]
     unseen_n = unseen[hi]
-    suit_unseen = ((unseen_n >> (np.uint64(13) * suit_n.astype(np.uint64))) & _13)
+    suit_unseen = ((unseen_n >> (np.uint64(13) * suit_n.astype(np.uint64))) & RANKS13)
     start = _S["suit_unseen"]
-    out[hi, ci, start:start + 13] = _BITS13[suit_unseen.astype(np.int64)]
-    higher = _count(suit_unseen >> rank_n.astype(np.uint64))
+    out[hi, ci, start:start + 13] = BITS13[suit_unseen.astype(np.int64)]
+    higher = count_bits(suit_unseen >> rank_n.astype(np.uint64))
     out[hi, ci, _S["adjusted_rank"] + 12 - higher] = 1.0
-    mine = _count(masks[hi] & _SUIT_MASKS[suit_n])
+    mine = count_bits(masks[hi] & SUIT_MASKS_64[suit_n])
     out[hi, ci, _S["suit_count"] + np.minimum(7, mine) - 1] = 1.0
-    beaters = _count(unseen_n & np.uint64(WIZARD_MASK)) + higher
+    beaters = count_bits(unseen_n & np.uint64(WIZARD_MASK)) + higher
     if trump >= 0:
-        beaters += np.where(suit_n != trump, _count(unseen_n & _SUIT_MASKS[trump]), 0)
-    out[hi, ci, _S["beaters"] + _BUCKET[beaters]] = 1.0
+        beaters += np.where(suit_n != trump, count_bits(unseen_n & SUIT_MASKS_64[trump]), 0)
+    out[hi, ci, _S["beaters"] + BEATER_BUCKET[beaters]] = 1.0
     immediate = _immediate_exact(sit, cards, unseen, wins, number, hi, ci, beaters)
     # certain p_O: a jester when too few jesters are unseen for a trick of jesters; the
     # last card in hand while playing takes a trick only if it takes this one
     last = not sit.bidding and size == 1
     overall = immediate.copy() if last else np.full((hands, size), np.nan)
-    few = _count(unseen & np.uint64(JESTER_MASK)) < sit.num_players - 1
+    few = count_bits(unseen & np.uint64(JESTER_MASK)) < sit.num_players - 1
     overall[jester & few[:, None]] = 0.0
     return out, overall, immediate
 
@@ -199,7 +202,7 @@ def _immediate_exact(sit: Situation, cards: npt.NDArray[np.int64],
         out[jester] = 0.0
     else:
         only_jesters = (unseen & ~np.uint64(JESTER_MASK)) == 0
-        too_few = _count(unseen & np.uint64(JESTER_MASK)) < after
+        too_few = count_bits(unseen & np.uint64(JESTER_MASK)) < after
         out[jester & too_few[:, None]] = 0.0
         out[jester & only_jesters[:, None]] = 1.0
     holds = wins[cards[hi, ci]]  # the number cards: a loser is 0, a sure winner 1
@@ -208,4 +211,5 @@ def _immediate_exact(sit: Situation, cards: npt.NDArray[np.int64],
     return out
 
 
-__all__ = ["bid_features", "hand_cards", "hand_features"]
+__all__ = ["BEATER_BUCKET", "BITS13", "CARD_BITS", "NUMBER_RANK", "NUMBER_SUIT", "RANKS13",
+           "SUIT_MASKS_64", "bid_features", "count_bits", "hand_cards", "hand_features"]

@@ -36,31 +36,30 @@ import numpy.typing as npt
 from wizard.engine import GameCore
 from wizard.engine.cards import (
     ALL_CARDS_MASK,
-    CARD_RANK,
-    CARD_SUIT,
     FIRST_JESTER,
     FIRST_WIZARD,
     JESTER_MASK,
-    NUM_CARDS,
-    SUIT_MASKS,
     WIZARD_MASK,
 )
 from wizard.engine.core import BIDDING, PLAYING
 from wizard.engine.rules import LEAD_FREE, LEAD_NONE
 
 from .agent import ProbabilityNet, feature_version, score_table, trick_distributions
+from .batch import (
+    BEATER_BUCKET,
+    BITS13,
+    CARD_BITS,
+    NUMBER_RANK,
+    NUMBER_SUIT,
+    RANKS13,
+    SUIT_MASKS_64,
+    count_bits,
+)
 from .features import MAX_HAND, OI_BLOCKS, OI_FEATURE_SIZE, OI_FEATURE_VERSIONS, SEAT_FEATURES
 
 PLAY_BASE = 21
 MAX_BID = 20
 _S = {name: block.start for name, block in OI_BLOCKS.items()}
-_BITS13 = ((np.arange(1 << 13)[:, None] >> np.arange(13)) & 1).astype(np.float32)
-_SUIT = np.array([CARD_SUIT[c] if c < FIRST_WIZARD else -1 for c in range(NUM_CARDS)], np.int64)
-_RANK = np.array([CARD_RANK[c] if c < FIRST_WIZARD else 0 for c in range(NUM_CARDS)], np.int64)
-_SUIT_MASKS = np.array(SUIT_MASKS, np.uint64)
-_BITS = np.uint64(1) << np.arange(NUM_CARDS, dtype=np.uint64)
-_BUCKET = np.array([0, 1, 2, 3, 4, 5, 5, 5] + [6] * 60, np.int64)
-_13 = np.uint64(0x1FFF)
 _WIZARDS, _JESTERS = np.uint64(WIZARD_MASK), np.uint64(JESTER_MASK)
 #: _ABOVE[suit][r + 1]: the cards of ``suit`` whose rank index (id % 13) is above ``r``
 _ABOVE = [[sum(1 << (13 * suit + k) for k in range(r + 1, 13)) for r in range(-1, 13)]
@@ -171,7 +170,7 @@ def card_rows(cores: Sequence[GameCore], version: int) -> CardRows:
     seats = np.array(me, np.int64)
     hands = np.array(hand, np.uint64)
     unseen = np.uint64(ALL_CARDS_MASK) & ~(hands | np.array(seen, np.uint64))
-    sizes = _count(hands)
+    sizes = count_bits(hands)
     position = (seats - np.array(leader, np.int64)) % n
     after = n - 1 - position
     want = np.array(wanted, np.int64)
@@ -197,14 +196,14 @@ def card_rows(cores: Sequence[GameCore], version: int) -> CardRows:
     ctx[every, _S["trick_position"] + position] = 1.0
     if trump >= 0:
         start = _S["trump"]
-        ctx[:, start:start + 13] = _BITS13[_suit_bits(unseen, trump)]
+        ctx[:, start:start + 13] = BITS13[_suit_bits(unseen, trump)]
     else:
         ctx[:, _S["trump"] + 13] = 1.0
-    unseen_jesters = _count(unseen & _JESTERS)
-    ctx[every, _S["unseen_wizards"] + _count(unseen & _WIZARDS)] = 1.0
+    unseen_jesters = count_bits(unseen & _JESTERS)
+    ctx[every, _S["unseen_wizards"] + count_bits(unseen & _WIZARDS)] = 1.0
     ctx[every, _S["unseen_jesters"] + unseen_jesters] = 1.0
-    ctx[every, _S["voids"] + sum(((hands & m) == 0).astype(np.int64) for m in _SUIT_MASKS)] = 1.0
-    unseen_count = _count(unseen)
+    ctx[every, _S["voids"] + sum(((hands & m) == 0).astype(np.int64) for m in SUIT_MASKS_64)] = 1.0
+    unseen_count = count_bits(unseen)
     in_hands = n * number - np.array(played, np.int64) - sizes
     ctx[:, _S["unseen_in_hands"]] = np.where(unseen_count > 0,
                                              in_hands / np.maximum(unseen_count, 1), 0.0)
@@ -212,16 +211,16 @@ def card_rows(cores: Sequence[GameCore], version: int) -> CardRows:
     if version >= 2:
         _trick_context(ctx, leads, trump, unseen, after, np.array(held_by_trump, bool))
     # every card of every hand
-    decision, card = np.nonzero((hands[:, None] & _BITS[None, :]) != 0)
+    decision, card = np.nonzero((hands[:, None] & CARD_BITS[None, :]) != 0)
     rows = ctx[decision]
-    rows[:, _S["own_specials"]] = (_count(hands & _WIZARDS) / 4.0)[decision]
-    rows[:, _S["own_specials"] + 1] = (_count(hands & _JESTERS) / 4.0)[decision]
+    rows[:, _S["own_specials"]] = (count_bits(hands & _WIZARDS) / 4.0)[decision]
+    rows[:, _S["own_specials"] + 1] = (count_bits(hands & _JESTERS) / 4.0)[decision]
     is_wizard = (card >= FIRST_WIZARD) & (card < FIRST_JESTER)
     is_jester = card >= FIRST_JESTER
     is_number = ~(is_wizard | is_jester)
     rows[is_wizard, _S["kind"]] = 1.0
     rows[is_jester, _S["kind"] + 1] = 1.0
-    suit, rank = _SUIT[card], _RANK[card]
+    suit, rank = NUMBER_SUIT[card], NUMBER_RANK[card]
     rows[is_number & (suit == trump), _S["kind"] + 2] = 1.0
     rows[is_number & (suit != trump), _S["kind"] + 3] = 1.0
     rows[is_number & (suit == leads[decision]), _S["card_vs_trick"]] = 1.0
@@ -229,16 +228,17 @@ def card_rows(cores: Sequence[GameCore], version: int) -> CardRows:
     rows[:, _S["card_vs_trick"] + 1] = wins
     numbers = np.flatnonzero(is_number)
     at = decision[numbers]
-    suit_unseen = (unseen[at] >> (np.uint64(13) * suit[numbers].astype(np.uint64))) & _13
-    rows[numbers, _S["suit_unseen"]:_S["suit_unseen"] + 13] = _BITS13[suit_unseen.astype(np.int64)]
-    higher = _count(suit_unseen >> rank[numbers].astype(np.uint64))
+    suit_unseen = (unseen[at] >> (np.uint64(13) * suit[numbers].astype(np.uint64))) & RANKS13
+    rows[numbers, _S["suit_unseen"]:_S["suit_unseen"] + 13] = BITS13[suit_unseen.astype(np.int64)]
+    higher = count_bits(suit_unseen >> rank[numbers].astype(np.uint64))
     rows[numbers, _S["adjusted_rank"] + 12 - higher] = 1.0
-    mine = _count(hands[at] & _SUIT_MASKS[suit[numbers]])
+    mine = count_bits(hands[at] & SUIT_MASKS_64[suit[numbers]])
     rows[numbers, _S["suit_count"] + np.minimum(7, mine) - 1] = 1.0
-    beaters = _count(unseen[at] & _WIZARDS) + higher
+    beaters = count_bits(unseen[at] & _WIZARDS) + higher
     if trump >= 0:
-        beaters += np.where(suit[numbers] != trump, _count(unseen[at] & _SUIT_MASKS[trump]), 0)
-    rows[numbers, _S["beaters"] + _BUCKET[beaters]] = 1.0
+        beaters += np.where(suit[numbers] != trump,
+                            count_bits(unseen[at] & SUIT_MASKS_64[trump]), 0)
+    rows[numbers, _S["beaters"] + BEATER_BUCKET[beaters]] = 1.0
     # the certain probabilities (`immediate_exact`, `overall_exact`)
     p_immediate = np.full(len(card), np.nan)
     behind = after[decision]
@@ -270,18 +270,14 @@ def _trick_context(ctx: npt.NDArray[np.float32], leads: Ints, trump: int,
     ctx[leads == LEAD_NONE, _S["lead"]] = 1.0
     led = np.flatnonzero((leads != LEAD_FREE) & (leads != LEAD_NONE))
     ctx[led, _S["lead"] + np.where(leads[led] == trump, 1, 2)] = 1.0
-    bits = (unseen[led] >> (np.uint64(13) * leads[led].astype(np.uint64))) & _13
-    ctx[led, _S["lead_unseen"]:_S["lead_unseen"] + 13] = _BITS13[bits.astype(np.int64)]
+    bits = (unseen[led] >> (np.uint64(13) * leads[led].astype(np.uint64))) & RANKS13
+    ctx[led, _S["lead_unseen"]:_S["lead_unseen"] + 13] = BITS13[bits.astype(np.int64)]
     ctx[every, _S["players_after"] + after] = 1.0
     ctx[:, _S["card_vs_trick"] + 2] = held_by_trump
 
 
-def _count(masks: npt.NDArray[np.uint64]) -> Ints:
-    return np.bitwise_count(masks).astype(np.int64)
-
-
 def _suit_bits(masks: npt.NDArray[np.uint64], suit: int) -> Ints:
-    return ((masks >> np.uint64(13 * suit)) & _13).astype(np.int64)
+    return ((masks >> np.uint64(13 * suit)) & RANKS13).astype(np.int64)
 
 
 def _ask(net: ProbabilityNet, rows: npt.NDArray[np.float32], into: Floats,
