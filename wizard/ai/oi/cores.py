@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
 
 import numpy as np
 import numpy.typing as npt
@@ -67,6 +68,9 @@ _ABOVE = [[sum(1 << (13 * suit + k) for k in range(r + 1, 13)) for r in range(-1
 _NUMBERS = (1 << FIRST_WIZARD) - 1
 #: _SCORES[bid, tricks]: `round_score`
 _SCORES = score_table(range(MAX_BID + 1), 0, outcomes=MAX_BID + 1)
+
+#: what cores must share to be decided together
+_ROUND_FACTS = attrgetter("phase", "round_number", "trump_suit")
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -136,52 +140,42 @@ def card_rows(cores: Sequence[GameCore], version: int) -> CardRows:
     first = cores[0]
     n, trump, number = first.n, first.trump_suit, first.round_number
     bidding = first.phase == BIDDING
-    if any(c.phase != first.phase or c.round_number != number or c.trump_suit != trump
-           for c in cores) or first.phase not in (BIDDING, PLAYING):
+    if (len(set(map(_ROUND_FACTS, cores))) != 1
+            or first.phase not in (BIDDING, PLAYING)):
         raise ValueError("OI decides for cores of one round, all bidding or all playing")
-    turned = 1 << first.trump_card if first.trump_card >= 0 else 0
     count = len(cores)
-    me: list[int] = []
-    hand: list[int] = []
-    seen: list[int] = []
-    legal: list[int] = []
-    trick_size: list[int] = []
-    lead: list[int] = []
-    leader: list[int] = []
-    played: list[int] = []
-    known: list[list[bool]] = []
-    wanted: list[list[int]] = []
-    facts: list[tuple[int, bool, bool]] = []
-    first_seat = (first.dealer + 1) % n
-    for core in cores:
-        me.append(core.current)
-        hand.append(core.hands[core.current])
-        seen.append(core.played_mask | turned)
-        legal.append(0 if bidding else core.legal_mask() >> PLAY_BASE)  # the cards it may play
-        trick = tuple(core.trick)
-        trick_size.append(len(trick))
-        lead.append(core.lead)
-        leader.append(first_seat if bidding else core.leader)
-        played.append(len(core.played))
-        known.append([b >= 0 for b in core.bids])
-        wanted.append([b - t for b, t in zip(core.bids, core.tricks, strict=True)])
-        facts.append(trick_facts(trick, trump))
-    holds, wizard_in, held_by_trump = zip(*facts, strict=True)
-    seats = np.array(me, np.int64)
-    hands = np.array(hand, np.uint64)
-    unseen = np.uint64(ALL_CARDS_MASK) & ~(hands | np.array(seen, np.uint64))
-    sizes = count_bits(hands)
-    position = (seats - np.array(leader, np.int64)) % n
-    after = n - 1 - position
-    want = np.array(wanted, np.int64)
-    bid_known = np.array(known, bool)
     every = np.arange(count)
+    # one pass per field over the cores; the rest is numpy over all of them
+    seats = np.fromiter([core.current for core in cores], np.int64, count)
+    all_hands = np.array([core.hands for core in cores], np.uint64)  # (cores, seats)
+    hands = all_hands[every, seats]
+    held = np.bitwise_or.reduce(all_hands, axis=1)
+    # what the seat to move has not seen: the other hands and the undealt rest (the cards
+    # played, the turned trump card and its own hand it has)
+    unseen = ((held ^ hands)
+              | np.fromiter([core.undealt_mask for core in cores], np.uint64, count))
+    tricks = [tuple(core.trick) for core in cores]
+    holds, wizard_in, held_by_trump = zip(*[trick_facts(t, trump) for t in tricks], strict=True)
+    trick_sizes = np.fromiter(map(len, tricks), np.int64, count)
+    leads = np.fromiter([core.lead for core in cores], np.int64, count)
+    if bidding:
+        leader = np.full(count, (first.dealer + 1) % n, np.int64)
+        legal = np.zeros(count, np.uint64)
+    else:
+        leader = np.fromiter([core.leader for core in cores], np.int64, count)
+        legal = _legal_cards(hands, leads)
+    bid_list = np.array([core.bids for core in cores], np.int64)
+    won = np.array([core.tricks for core in cores], np.int64)
+    bid_known = bid_list >= 0
+    want = bid_list - won
+    sizes = count_bits(hands)
+    position = (seats - leader) % n
+    after = n - 1 - position
     ctx = np.zeros((count, OI_FEATURE_SIZE), np.float32)
     ctx[:, _S["num_players"] + n - 3] = 1.0
     ctx[every, _S["hand_size"] + np.clip(sizes, 1, MAX_HAND) - 1] = 1.0
     ctx[:, _S["bidding"]] = bidding
-    trick_sizes = np.array(trick_size, np.int64)
-    played_now = ((np.arange(n)[None, :] - np.array(leader)[:, None]) % n) < trick_sizes[:, None]
+    played_now = ((np.arange(n)[None, :] - leader[:, None]) % n) < trick_sizes[:, None]
     for k in range(n):
         seat_k = (seats + k) % n
         base = _S["seats"] + k * SEAT_FEATURES
@@ -189,7 +183,7 @@ def card_rows(cores: Sequence[GameCore], version: int) -> CardRows:
         slot = np.where(bid_known[every, seat_k], 1 + np.clip(want[every, seat_k] + 1, 0, 5), 0)
         ctx[every, base + 1 + slot] = 1.0
         ctx[:, base + 8] = played_now[every, seat_k]
-    bids = np.where(bid_known, want + np.array([c.tricks for c in cores], np.int64), 0)
+    bids = np.where(bid_known, bid_list, 0)
     ctx[:, _S["bid_balance"]] = (bids.sum(axis=1) - number) / 10.0
     others = np.where(bid_known, want, 0)
     ctx[:, _S["bid_balance"] + 1] = (others.sum(axis=1) - others[every, seats]) / 10.0
@@ -204,10 +198,9 @@ def card_rows(cores: Sequence[GameCore], version: int) -> CardRows:
     ctx[every, _S["unseen_jesters"] + unseen_jesters] = 1.0
     ctx[every, _S["voids"] + sum(((hands & m) == 0).astype(np.int64) for m in SUIT_MASKS_64)] = 1.0
     unseen_count = count_bits(unseen)
-    in_hands = n * number - np.array(played, np.int64) - sizes
+    in_hands = count_bits(held) - sizes  # the other seats' cards
     ctx[:, _S["unseen_in_hands"]] = np.where(unseen_count > 0,
                                              in_hands / np.maximum(unseen_count, 1), 0.0)
-    leads = np.array(lead, np.int64)
     if version >= 2:
         _trick_context(ctx, leads, trump, unseen, after, np.array(held_by_trump, bool))
     # every card of every hand
@@ -255,10 +248,10 @@ def card_rows(cores: Sequence[GameCore], version: int) -> CardRows:
     last = (sizes[decision] == 1) & (not bidding)
     p_overall = np.where(last, p_immediate, np.nan)
     p_overall[is_jester & (unseen_jesters[decision] < n - 1)] = 0.0
-    is_legal = (np.array(legal, np.uint64)[decision] >> card.astype(np.uint64)) & np.uint64(1) == 1
+    is_legal = (legal[decision] >> card.astype(np.uint64)) & np.uint64(1) == 1
     return CardRows(rows, decision, card, is_legal, p_overall, p_immediate, sizes,
                     np.where(bid_known[every, seats], bids[every, seats], -1),
-                    np.array([c.tricks[s] for c, s in zip(cores, me, strict=True)], np.int64))
+                    won[every, seats])
 
 
 def _trick_context(ctx: npt.NDArray[np.float32], leads: Ints, trump: int,
@@ -274,6 +267,13 @@ def _trick_context(ctx: npt.NDArray[np.float32], leads: Ints, trump: int,
     ctx[led, _S["lead_unseen"]:_S["lead_unseen"] + 13] = BITS13[bits.astype(np.int64)]
     ctx[every, _S["players_after"] + after] = 1.0
     ctx[:, _S["card_vs_trick"] + 2] = held_by_trump
+
+
+def _legal_cards(hands: npt.NDArray[np.uint64], leads: Ints) -> npt.NDArray[np.uint64]:
+    """The cards each hand may play to a trick with ``leads`` (`GameCore.legal_mask`'s rule)."""
+    led = (leads >= 0) & (leads < 4)
+    following = hands & SUIT_MASKS_64[np.where(led, leads, 0)]
+    return np.where(led & (following != 0), following | (hands & (_WIZARDS | _JESTERS)), hands)
 
 
 def _suit_bits(masks: npt.NDArray[np.uint64], suit: int) -> Ints:
@@ -338,10 +338,16 @@ def oi_cards(cores: Sequence[GameCore], overall: ProbabilityNet,
         expected = (combined * _SCORES[bid[:, None], won[:, None] + np.arange(size + 1)]
                     ).sum(axis=1)
         # OI's choice: the best chance of the bid, then the best score, then the lowest card
-        order = np.lexsort((slot, -expected, -np.round(make, 9), which))
-        firsts = order[np.r_[True, which[order][1:] != which[order][:-1]]]
-        for pair in firsts:
-            out[decisions[which[pair]]] = int(rows.card[index[which[pair], slot[pair]]])
+        chance = np.full(index.shape, -np.inf)
+        chance[which, slot] = np.round(make, 9)
+        score = np.full(index.shape, -np.inf)
+        score[which, slot] = expected
+        score[chance < chance.max(axis=1, keepdims=True)] = -np.inf
+        choice = np.argmax(score, axis=1)  # the first best: the lowest card
+        for decision, card in zip(decisions.tolist(),
+                                  rows.card[index[np.arange(len(decisions)), choice]].tolist(),
+                                  strict=True):
+            out[decision] = card
     return out
 
 

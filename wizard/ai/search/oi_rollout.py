@@ -60,11 +60,15 @@ def oi_finish(cores: Sequence[GameCore], me: int, overall: ProbabilityNet,
         going: list[int] = []
         for i in active:
             core = cores[i]
-            legal = core.legal_mask() >> PLAY_BASE
-            if core.current != me and legal & (legal - 1):
+            player = core.current
+            hand = core.hands[player]
+            if not hand & (hand - 1):  # one card left: no choice
+                card = hand.bit_length() - 1
+            elif player == me:
+                card = heuristic_card(core)
+            else:  # OI's, also where the lead leaves one legal card: OI plays that one
                 asked.append(i)
                 continue
-            card = heuristic_card(core) if core.current == me else legal.bit_length() - 1
             if core.apply(PLAY_BASE + card) >= ROUND_DONE:
                 points[i] = round_score(core.last_bids[me], core.last_tricks[me])
             else:
