@@ -11,13 +11,14 @@ from hypothesis import strategies as st
 
 from wizard.ai.oi import OIAgent, load_networks
 from wizard.ai.oi.agent import play_values
-from wizard.ai.oi.cores import card_rows, oi_bids, oi_cards, trick_facts
+from wizard.ai.oi.cores import card_rows, oi_bids, oi_cards, trick_holds
 from wizard.ai.oi.features import (
     card_features,
     immediate_exact,
     overall_exact,
     situation_of,
 )
+from wizard.ai.oi.positions import Positions
 from wizard.engine import GameCore, Phase, PlayCard, WizardGame
 from wizard.engine.rules import trick_winner
 
@@ -41,8 +42,10 @@ def _positions(players: int, seed: int, phase: Phase) -> list[WizardGame]:
 
 @settings(max_examples=25, deadline=None)
 @given(trick=st.lists(st.integers(0, 59), max_size=5, unique=True), trump=st.integers(-1, 3))
-def test_the_trick_facts_follow_the_trick_winner_rule(trick: list[int], trump: int) -> None:
-    holds, wizard, trump_holds = trick_facts(tuple(trick), trump)
+def test_what_holds_the_trick_follows_the_trick_winner_rule(trick: list[int],
+                                                           trump: int) -> None:
+    masks, wizards, by_trump = trick_holds(np.array([trick + [-1] * (6 - len(trick))]), trump)
+    holds, wizard, trump_holds = int(masks[0]), bool(wizards[0]), bool(by_trump[0])
     for card in set(range(60)) - set(trick):
         assert bool(holds >> card & 1) == (trick_winner((*trick, card), trump) == len(trick))
     assert wizard == any(52 <= c < 56 for c in trick)
@@ -59,7 +62,7 @@ def test_every_row_is_the_one_card_features_builds(players: int, seed: int,
         for game in _positions(players, seed, phase):
             observation = game.observation(game.current_player)
             sit = situation_of(observation)
-            rows = card_rows([game.core], version)
+            rows = card_rows(Positions.of([game.core]), version)
             assert rows.card.tolist() == list(sit.hand)
             assert np.array_equal(rows.rows, card_features(sit, sit.hand, version))
             for i, card in enumerate(sit.hand):

@@ -57,6 +57,13 @@ def test_the_rollouts_end_the_round_as_oi_and_the_heuristic_play_it(seed: int) -
     assert same == total
 
 
+def test_cores_at_different_points_of_a_round_finish_as_each_would_alone() -> None:
+    cores = [_game("oi", 5, 9, cards_into_round=k).core.copy() for k in (1, 3, 3, 7, 12, 23)]
+    alone = [oi_finish([core.copy()], ME, *NETWORKS)[0] for core in cores]
+    assert oi_finish([core.copy() for core in cores], ME, *NETWORKS) == alone
+    assert oi_finish([], ME, *NETWORKS) == []
+
+
 def test_a_rollout_may_start_with_the_other_seats_still_to_bid() -> None:
     game = WizardGame(4, seed=5)
     while game.current_player != ME:

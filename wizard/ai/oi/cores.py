@@ -4,10 +4,12 @@ A search that lets OI play the other seats of its rollouts
 (`wizard.ai.search.oi_rollout`) asks OI thousands of times a decision, each
 time in another position: another seat, trick, hand and cards seen. `OIAgent`
 decides from an `Observation`, one position at a time (~0.14 ms); here the
-positions are `GameCore`s of one round (the same seats, trump and round
-number), and every step is numpy over all of them: the feature rows of every
-card of every hand (`card_features`' layout, tested equal row for row), one
-call per network, and OI's rule over every candidate at once:
+positions are of one round (the same seats, trump and round number), as
+`GameCore`s or as `wizard.ai.oi.positions.Positions` (arrays over the
+positions, which the rollouts play in), and every step is numpy over all of
+them: the feature rows of every card of every hand (`card_features`' layout,
+tested equal row for row), one call per network, and OI's rule over every
+candidate at once:
 
 - a bid: the legal bid with the best expected score under the hand's trick
   distribution (`expected_bid_scores`);
@@ -28,8 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from operator import attrgetter
 
 import numpy as np
 import numpy.typing as npt
@@ -42,7 +42,6 @@ from wizard.engine.cards import (
     JESTER_MASK,
     WIZARD_MASK,
 )
-from wizard.engine.core import BIDDING, PLAYING
 from wizard.engine.rules import LEAD_FREE, LEAD_NONE
 
 from .agent import ProbabilityNet, feature_version, score_table, trick_distributions
@@ -57,57 +56,55 @@ from .batch import (
     count_bits,
 )
 from .features import MAX_HAND, OI_BLOCKS, OI_FEATURE_SIZE, OI_FEATURE_VERSIONS, SEAT_FEATURES
+from .positions import Positions
 
 PLAY_BASE = 21
 MAX_BID = 20
 _S = {name: block.start for name, block in OI_BLOCKS.items()}
 _WIZARDS, _JESTERS = np.uint64(WIZARD_MASK), np.uint64(JESTER_MASK)
-#: _ABOVE[suit][r + 1]: the cards of ``suit`` whose rank index (id % 13) is above ``r``
-_ABOVE = [[sum(1 << (13 * suit + k) for k in range(r + 1, 13)) for r in range(-1, 13)]
-          for suit in range(4)]
 _NUMBERS = (1 << FIRST_WIZARD) - 1
+#: _ABOVE[suit, r + 1]: the cards of ``suit`` whose rank index (id % 13) is above ``r``
+_ABOVE = np.array([[sum(1 << (13 * suit + k) for k in range(r + 1, 13)) for r in range(-1, 13)]
+                   for suit in range(4)], np.uint64)
 #: _SCORES[bid, tricks]: `round_score`
 _SCORES = score_table(range(MAX_BID + 1), 0, outcomes=MAX_BID + 1)
 
-#: what cores must share to be decided together
-_ROUND_FACTS = attrgetter("phase", "round_number", "trump_suit")
-
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
+Masks = npt.NDArray[np.uint64]
+Bools = npt.NDArray[np.bool_]
 
 
-@cache
-def trick_facts(trick: tuple[int, ...], trump: int) -> tuple[int, bool, bool]:
-    """``(cards that would hold the trick played now, a wizard holds it, a trump number
-    card holds it)`` for ``trick`` (card ids in play order), `trick_winner`'s rule.
+def trick_holds(tricks: Ints, trump: int) -> tuple[Masks, Bools, Bools]:
+    """For each trick (a row of card ids in play order, -1 past its end): ``(the cards that
+    would hold it played now, a wizard holds it, a trump number card holds it)``, the rule
+    of `trick_winner`.
 
-    >>> mask, wizard, trump_holds = trick_facts((5,), 1)  # red 6 led, yellow trump
-    >>> bool(mask >> 6 & 1), bool(mask >> 4 & 1), bool(mask >> 13 & 1), wizard, trump_holds
-    (True, False, True, False, False)
+    >>> holds, wizard, trump_holds = trick_holds(np.array([[5, -1]]), 1)  # red 6, yellow trump
+    >>> [bool(holds[0] >> np.uint64(c) & np.uint64(1)) for c in (6, 4, 13)], wizard, trump_holds
+    ([True, False, True], array([False]), array([False]))
     """
-    if not trick:
-        return ALL_CARDS_MASK, False, False
-    best_trump = best_lead = lead = -1
-    for card in trick:
-        if card >= FIRST_JESTER:
-            continue
-        if card >= FIRST_WIZARD:
-            return 0, True, False
-        suit, rank = divmod(card, 13)
-        if lead < 0:
-            lead = suit
-        if suit == trump:
-            best_trump = max(best_trump, rank)
-        elif suit == lead:
-            best_lead = max(best_lead, rank)
-    if lead < 0:  # jesters only: any number card or wizard takes it over
-        return WIZARD_MASK | _NUMBERS, False, False
-    mask = WIZARD_MASK
+    every = np.arange(len(tricks))
+    numbers = (tricks >= 0) & (tricks < FIRST_WIZARD)
+    wizard: Bools = np.any((tricks >= FIRST_WIZARD) & (tricks < FIRST_JESTER), axis=1)
+    has_number = numbers.any(axis=1)
+    suits = np.where(numbers, tricks // 13, -1)
+    ranks = np.where(numbers, tricks % 13, -1)
+    lead = suits[every, np.argmax(numbers, axis=1)]  # the first number card's suit; -1: none
+    trumps = numbers & (suits == trump)
+    best_trump = np.where(trumps, ranks, -1).max(axis=1)
+    best_lead = np.where(numbers & ~trumps & (suits == lead[:, None]), ranks, -1).max(axis=1)
+    mask = np.full(len(tricks), _WIZARDS)
     if trump >= 0:
         mask |= _ABOVE[trump][best_trump + 1]
-    if best_trump < 0 and lead != trump:
-        mask |= _ABOVE[lead][best_lead + 1]
-    return mask, False, best_trump >= 0
+    by_lead = (best_trump < 0) & (lead != trump) & (lead >= 0)
+    mask[by_lead] |= _ABOVE[lead[by_lead], best_lead[by_lead] + 1]
+    empty = tricks[:, 0] < 0
+    mask[~has_number] = np.uint64(WIZARD_MASK | _NUMBERS)  # jesters only: any number takes it
+    mask[empty] = np.uint64(ALL_CARDS_MASK)
+    mask[wizard] = 0
+    by_trump: Bools = ~wizard & (best_trump >= 0)
+    return mask, wizard, by_trump
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,42 +127,26 @@ class CardRows:
     won: Ints
 
 
-def card_rows(cores: Sequence[GameCore], version: int) -> CardRows:
-    """`CardRows` of the seat to move in each core: all bidding or all playing, one round.
-
-    Raises `ValueError` for cores of different phases or rounds, or an unknown version.
-    """
+def card_rows(positions: Positions, version: int) -> CardRows:
+    """`CardRows` of the seat to move in each position. Raises `ValueError` for an unknown
+    feature version."""
     if version not in OI_FEATURE_VERSIONS:
         raise ValueError(f"OI feature version {version!r} is not one of {OI_FEATURE_VERSIONS}")
-    first = cores[0]
-    n, trump, number = first.n, first.trump_suit, first.round_number
-    bidding = first.phase == BIDDING
-    if (len(set(map(_ROUND_FACTS, cores))) != 1
-            or first.phase not in (BIDDING, PLAYING)):
-        raise ValueError("OI decides for cores of one round, all bidding or all playing")
-    count = len(cores)
+    n, trump, number, bidding = positions.n, positions.trump, positions.number, positions.bidding
+    count = len(positions)
     every = np.arange(count)
-    # one pass per field over the cores; the rest is numpy over all of them
-    seats = np.fromiter([core.current for core in cores], np.int64, count)
-    all_hands = np.array([core.hands for core in cores], np.uint64)  # (cores, seats)
-    hands = all_hands[every, seats]
-    held = np.bitwise_or.reduce(all_hands, axis=1)
+    seats = positions.current
+    hands = positions.own_hands()
+    held = np.bitwise_or.reduce(positions.hands, axis=1)
     # what the seat to move has not seen: the other hands and the undealt rest (the cards
     # played, the turned trump card and its own hand it has)
-    unseen = ((held ^ hands)
-              | np.fromiter([core.undealt_mask for core in cores], np.uint64, count))
-    tricks = [tuple(core.trick) for core in cores]
-    holds, wizard_in, held_by_trump = zip(*[trick_facts(t, trump) for t in tricks], strict=True)
-    trick_sizes = np.fromiter(map(len, tricks), np.int64, count)
-    leads = np.fromiter([core.lead for core in cores], np.int64, count)
-    if bidding:
-        leader = np.full(count, (first.dealer + 1) % n, np.int64)
-        legal = np.zeros(count, np.uint64)
-    else:
-        leader = np.fromiter([core.leader for core in cores], np.int64, count)
-        legal = _legal_cards(hands, leads)
-    bid_list = np.array([core.bids for core in cores], np.int64)
-    won = np.array([core.tricks for core in cores], np.int64)
+    unseen = (held ^ hands) | positions.undealt
+    holds, wizard_in, held_by_trump = trick_holds(positions.trick, trump)
+    trick_sizes = positions.trick_size
+    leads = positions.lead
+    leader = positions.leader
+    legal = np.zeros(count, np.uint64) if bidding else positions.legal()  # the cards to play
+    bid_list, won = positions.bids, positions.won
     bid_known = bid_list >= 0
     want = bid_list - won
     sizes = count_bits(hands)
@@ -202,7 +183,7 @@ def card_rows(cores: Sequence[GameCore], version: int) -> CardRows:
     ctx[:, _S["unseen_in_hands"]] = np.where(unseen_count > 0,
                                              in_hands / np.maximum(unseen_count, 1), 0.0)
     if version >= 2:
-        _trick_context(ctx, leads, trump, unseen, after, np.array(held_by_trump, bool))
+        _trick_context(ctx, leads, trump, unseen, after, held_by_trump)
     # every card of every hand
     decision, card = np.nonzero((hands[:, None] & CARD_BITS[None, :]) != 0)
     rows = ctx[decision]
@@ -217,7 +198,7 @@ def card_rows(cores: Sequence[GameCore], version: int) -> CardRows:
     rows[is_number & (suit == trump), _S["kind"] + 2] = 1.0
     rows[is_number & (suit != trump), _S["kind"] + 3] = 1.0
     rows[is_number & (suit == leads[decision]), _S["card_vs_trick"]] = 1.0
-    wins = (np.array(holds, np.uint64)[decision] >> card.astype(np.uint64)) & np.uint64(1) == 1
+    wins = (holds[decision] >> card.astype(np.uint64)) & np.uint64(1) == 1
     rows[:, _S["card_vs_trick"] + 1] = wins
     numbers = np.flatnonzero(is_number)
     at = decision[numbers]
@@ -244,7 +225,7 @@ def card_rows(cores: Sequence[GameCore], version: int) -> CardRows:
     number_beaters[numbers] = beaters
     p_immediate[is_number & ~wins] = 0.0
     p_immediate[is_number & wins & ((behind == 0) | (number_beaters == 0))] = 1.0
-    p_immediate[np.array(wizard_in, bool)[decision]] = 0.0
+    p_immediate[wizard_in[decision]] = 0.0
     last = (sizes[decision] == 1) & (not bidding)
     p_overall = np.where(last, p_immediate, np.nan)
     p_overall[is_jester & (unseen_jesters[decision] < n - 1)] = 0.0
@@ -269,13 +250,6 @@ def _trick_context(ctx: npt.NDArray[np.float32], leads: Ints, trump: int,
     ctx[:, _S["card_vs_trick"] + 2] = held_by_trump
 
 
-def _legal_cards(hands: npt.NDArray[np.uint64], leads: Ints) -> npt.NDArray[np.uint64]:
-    """The cards each hand may play to a trick with ``leads`` (`GameCore.legal_mask`'s rule)."""
-    led = (leads >= 0) & (leads < 4)
-    following = hands & SUIT_MASKS_64[np.where(led, leads, 0)]
-    return np.where(led & (following != 0), following | (hands & (_WIZARDS | _JESTERS)), hands)
-
-
 def _suit_bits(masks: npt.NDArray[np.uint64], suit: int) -> Ints:
     return ((masks >> np.uint64(13 * suit)) & RANKS13).astype(np.int64)
 
@@ -289,9 +263,9 @@ def _ask(net: ProbabilityNet, rows: npt.NDArray[np.float32], into: Floats,
 def oi_bids(cores: Sequence[GameCore], overall: ProbabilityNet) -> list[int]:
     """OI's bid for the seat to move in each core (all bidding, one round).
 
-    Raises `ValueError` as `card_rows` does.
+    Raises `ValueError` as `Positions.of` does.
     """
-    rows = card_rows(cores, feature_version(overall))
+    rows = card_rows(Positions.of(cores), feature_version(overall))
     p_overall = rows.p_overall.copy()
     _ask(overall, rows.rows, p_overall, np.isnan(p_overall))
     out = [0] * len(cores)
@@ -312,13 +286,20 @@ def oi_cards(cores: Sequence[GameCore], overall: ProbabilityNet,
              immediate: ProbabilityNet) -> list[int]:
     """OI's card (an id) for the seat to move in each core (all playing, one round).
 
-    Raises `ValueError` as `card_rows` does.
+    Raises `ValueError` as `Positions.of` does.
     """
-    rows = card_rows(cores, feature_version(overall))
+    cards: list[int] = oi_card_ids(Positions.of(cores), overall, immediate).tolist()
+    return cards
+
+
+def oi_card_ids(positions: Positions, overall: ProbabilityNet,
+                immediate: ProbabilityNet) -> Ints:
+    """OI's card (an id) for the seat to move in each of ``positions`` (playing)."""
+    rows = card_rows(positions, feature_version(overall))
     p_overall, p_immediate = rows.p_overall.copy(), rows.p_immediate.copy()
     _ask(overall, rows.rows, p_overall, np.isnan(p_overall))
     _ask(immediate, rows.rows, p_immediate, rows.legal & np.isnan(p_immediate))
-    out = [0] * len(cores)
+    out = np.zeros(len(positions), np.int64)
     offsets = np.concatenate([[0], np.cumsum(rows.sizes)])
     for size in np.unique(rows.sizes):
         decisions = np.flatnonzero(rows.sizes == size)
@@ -344,11 +325,8 @@ def oi_cards(cores: Sequence[GameCore], overall: ProbabilityNet,
         score[which, slot] = expected
         score[chance < chance.max(axis=1, keepdims=True)] = -np.inf
         choice = np.argmax(score, axis=1)  # the first best: the lowest card
-        for decision, card in zip(decisions.tolist(),
-                                  rows.card[index[np.arange(len(decisions)), choice]].tolist(),
-                                  strict=True):
-            out[decision] = card
+        out[decisions] = rows.card[index[np.arange(len(decisions)), choice]]
     return out
 
 
-__all__ = ["CardRows", "card_rows", "oi_bids", "oi_cards", "trick_facts"]
+__all__ = ["CardRows", "card_rows", "oi_bids", "oi_card_ids", "oi_cards", "trick_holds"]

@@ -7,8 +7,10 @@ heuristic's rollouts led OI by +0.4 a game and rollouts with OI playing the
 other seats by +101 (docs/measurements/ai.md, "The ceiling against OI").
 Here every candidate is played out in every world with OI bidding and playing
 for the other seats and the heuristic for the searching seat; the worlds and
-candidates move in lockstep, and each step asks OI once for all of them
-(`wizard.ai.oi.cores`: ~17 µs a decision in batches of hundreds, `OIAgent` ~0.14 ms).
+candidates move in lockstep as one `wizard.ai.oi.positions.Positions` (numpy
+arrays, a card in every copy per step), and each step asks OI once for all of
+them (`wizard.ai.oi.cores`: ~17 µs a decision in batches of hundreds, `OIAgent`
+~0.14 ms).
 
 >>> from wizard.engine import WizardGame
 >>> from wizard.ai.oi import load_networks
@@ -26,23 +28,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from wizard.engine import GameCore, Observation
 from wizard.engine.core import BIDDING, PLAYING, ROUND_DONE
 from wizard.engine.rules import round_score
 
 from ..oi.agent import ProbabilityNet
-from ..oi.cores import oi_bids, oi_cards
-from .rollout import heuristic_card
-
-PLAY_BASE = 21
+from ..oi.batch import count_bits
+from ..oi.cores import oi_bids, oi_card_ids
+from ..oi.positions import Positions
+from .rollout import heuristic_choice
 
 
 def oi_finish(cores: Sequence[GameCore], me: int, overall: ProbabilityNet,
               immediate: ProbabilityNet) -> list[int]:
     """Play each core's round to its end, OI for every seat but ``me`` (the heuristic's
     cards); ``me``'s round points in each. The cores are of one round, in its bidding
-    (``me`` has bid) or playing phase. Raises `ValueError` for a core in another phase.
+    (``me`` has bid) or playing phase; the other seats' bids are applied to them, the cards
+    are played as `Positions` (the cores stay where the bids end). Raises `ValueError` for
+    a core in another phase.
     """
+    if not cores:
+        return []
     if any(core.phase not in (BIDDING, PLAYING) for core in cores):
         raise ValueError("OI's rollouts start while the round is bid or played")
     while True:
@@ -53,35 +61,40 @@ def oi_finish(cores: Sequence[GameCore], me: int, overall: ProbabilityNet,
             raise ValueError("the searching seat bids before its rollouts start")
         for core, bid in zip(bidding, oi_bids(bidding, overall), strict=True):
             core.apply(bid)
+    positions = Positions.of(cores)  # every core is playing now
+    left = count_bits(np.bitwise_or.reduce(positions.hands, axis=1))
     points = [0] * len(cores)
-    active = list(range(len(cores)))
-    while active:
-        asked: list[int] = []
-        going: list[int] = []
-        for i in active:
-            core = cores[i]
-            player = core.current
-            hand = core.hands[player]
-            if not hand & (hand - 1):  # one card left: no choice
-                card = hand.bit_length() - 1
-            elif player == me:
-                card = heuristic_card(core)
-            else:  # OI's, also where the lead leaves one legal card: OI plays that one
-                asked.append(i)
-                continue
-            if core.apply(PLAY_BASE + card) >= ROUND_DONE:
-                points[i] = round_score(core.last_bids[me], core.last_tricks[me])
-            else:
-                going.append(i)
-        if asked:
-            cards = oi_cards([cores[i] for i in asked], overall, immediate)
-            for i, card in zip(asked, cards, strict=True):
-                if cores[i].apply(PLAY_BASE + card) >= ROUND_DONE:
-                    points[i] = round_score(cores[i].last_bids[me], cores[i].last_tricks[me])
-                else:
-                    going.append(i)
-        active = sorted(going)
+    for cards_left in np.unique(left).tolist():  # one lockstep group a round's length
+        group = np.flatnonzero(left == cards_left)
+        at = positions.take(group)
+        for _ in range(cards_left):
+            _play_one(at, me, overall, immediate)
+        scores = [round_score(bid, won)
+                  for bid, won in zip(at.bids[:, me].tolist(), at.won[:, me].tolist(),
+                                      strict=True)]
+        for i, score in zip(group.tolist(), scores, strict=True):
+            points[i] = score
     return points
+
+
+def _play_one(positions: Positions, me: int, overall: ProbabilityNet,
+              immediate: ProbabilityNet) -> None:
+    """A card in every position: the one legal card, the heuristic's for ``me``, else OI's."""
+    legal = positions.legal()
+    forced = (legal & (legal - np.uint64(1))) == 0
+    cards = count_bits(legal - np.uint64(1))  # the one card's id where it is forced
+    mine = np.flatnonzero(~forced & (positions.current == me))
+    if len(mine):
+        trick, size, lead = positions.trick, positions.trick_size, positions.lead
+        needed = positions.bids[:, me] - positions.won[:, me]
+        cards[mine] = [heuristic_choice(int(legal[i]), trick[i, :size[i]].tolist(),
+                                        positions.trump, int(lead[i]), int(needed[i]),
+                                        positions.n)
+                       for i in mine.tolist()]
+    others = np.flatnonzero(~forced & (positions.current != me))
+    if len(others):
+        cards[others] = oi_card_ids(positions.take(others), overall, immediate)
+    positions.play(cards)
 
 
 def oi_values(observation: Observation, worlds: Sequence[GameCore], candidates: Sequence[int],
