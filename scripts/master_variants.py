@@ -29,7 +29,13 @@ from wizard.ai.lookahead import after_card
 from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
 from wizard.ai.registry import agent_names, register_agent
 from wizard.ai.search import Budget, SearchAgent, blend, inference, pimc
-from wizard.ai.search.budget import TABLE_PRIOR_WEIGHT, V6_BUDGET, V7_BUDGET
+from wizard.ai.search.budget import (
+    DEFAULT_BUDGET,
+    GAME_PRIOR_WEIGHT,
+    TABLE_PRIOR_WEIGHT,
+    V6_BUDGET,
+    V7_BUDGET,
+)
 from wizard.ai.search.oi_plays import OIPlayInference
 from wizard.ai.search.plays import observed_plays
 from wizard.ai.search.prior import load_prior, master_prior
@@ -414,6 +420,9 @@ class OITrickAgent(RestAgent):
 #: best reply there (the others still the heuristic) instead of the heuristic's; master v5
 #: otherwise
 ENDGAME_VARIANTS: dict[str, int] = {"endgame3": 3, "endgame4": 4}
+#: master v9 (`search`) with OI's values at this weight where OI plays the other seats in its
+#: rollouts (shipped: `OI_ROLLOUT_PRIOR_WEIGHT` 0.5)
+OI_WEIGHT_VARIANTS: dict[str, float] = {"oiw30": 0.3, "oiw70": 0.7}
 
 
 def best_reply(core: Any, me: int) -> int:
@@ -453,6 +462,9 @@ class EndgameAgent(RestAgent):
 
 
 def settings(name: str) -> tuple[dict[str, Any], Any]:
+    if name in OI_WEIGHT_VARIANTS:
+        return ({**asdict(DEFAULT_BUDGET), "oi_weight": OI_WEIGHT_VARIANTS[name]},
+                asdict(GAME_PRIOR_WEIGHT))
     if name in BID_REFINE_VARIANTS:
         return asdict(V6_BUDGET), asdict(TABLE_PRIOR_WEIGHT)
     if name in MEMORY_VARIANTS:
@@ -609,6 +621,10 @@ def register(name: str) -> str:
         elif name in TABLE_VARIANTS:
             agent = SearchAgent(Budget(**budget_args),
                                 **{**common, "prior_weight": TABLE_VARIANTS[name][1]})
+        elif name in OI_WEIGHT_VARIANTS:
+            agent = SearchAgent(DEFAULT_BUDGET, **{**common, "prior_weight": GAME_PRIOR_WEIGHT},
+                                opponents=(prior.overall, prior.immediate) if prior else None,
+                                oi_weight=OI_WEIGHT_VARIANTS[name])
         elif name in PHASE_VARIANTS:
             agent = PhaseWeightAgent(Budget(**budget_args), card_weight=PHASE_VARIANTS[name][2],
                                      **common)

@@ -18,7 +18,7 @@ from wizard.ai.search.budget import (
     opponents_gate,
 )
 from wizard.ai.search.oi_rollout import oi_finish, oi_values
-from wizard.ai.search.pimc import _worlds, master_values
+from wizard.ai.search.pimc import SearchAgent, _worlds, master_values
 from wizard.engine import Phase, WizardGame, round_score
 
 NETWORKS = load_networks()
@@ -105,6 +105,9 @@ def test_at_an_oi_table_the_master_blends_oi_rollouts_at_their_weight(cards: int
     worlds = _worlds(observation, budget, 3, what, NETWORKS[0])
     searched = oi_values(observation, worlds, sorted(values), *NETWORKS)
     assert values == blend(searched, prior.action_scores(observation), OI_ROLLOUT_PRIOR_WEIGHT)
+    trusting = master_values(observation, budget, 3, prior, GAME_PRIOR_WEIGHT, NETWORKS[0],
+                             NETWORKS, oi_weight=0.3)
+    assert trusting == blend(searched, prior.action_scores(observation), 0.3)
     v8 = master_values(observation, dataclasses.replace(budget, oi_worlds=0), 3, prior,
                        GAME_PRIOR_WEIGHT, NETWORKS[0], NETWORKS)
     assert values != v8
@@ -125,3 +128,5 @@ def test_at_a_table_of_heuristics_master_v9_is_master_v8() -> None:
 def test_a_budget_refuses_a_negative_number_of_oi_worlds() -> None:
     with pytest.raises(ValueError, match="oi_worlds"):
         Budget(oi_worlds=-1)
+    with pytest.raises(ValueError, match="OI rollouts' weight"):
+        SearchAgent(oi_weight=1.5)

@@ -223,12 +223,13 @@ def action_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
 
 def master_values(observation: Observation, budget: Budget, seed: int, prior: Scorer | None,
                   weight: PriorWeight, bid_model: ProbabilityNet | None = None,
-                  opponents: OINetworks | None = None) -> dict[int, float]:
+                  opponents: OINetworks | None = None,
+                  oi_weight: float = OI_ROLLOUT_PRIOR_WEIGHT) -> dict[int, float]:
     """The values a master picks from: `action_values`, blended with ``prior``'s scores at
     ``weight``; with ``opponents`` (OI's overall and immediate networks) and
     `Budget.oi_worlds`, where `opponents_gate` says the table plays unlike the heuristic,
     the bids and cards are played out with OI for the other seats instead
-    (`wizard.ai.search.oi_rollout`) and blended at `OI_ROLLOUT_PRIOR_WEIGHT`.
+    (`wizard.ai.search.oi_rollout`) and blended at ``oi_weight`` (`OI_ROLLOUT_PRIOR_WEIGHT`).
     Raises `ValueError` unless it is the observer's turn to act.
     """
     if (opponents is not None and budget.oi_worlds
@@ -239,7 +240,7 @@ def master_values(observation: Observation, budget: Budget, seed: int, prior: Sc
         candidates = (_searched_bids(observation, budget) if what == "bid"
                       else [action_index(a) for a in observation.legal_actions])
         values = oi_values(observation, worlds, candidates, *opponents)
-        share = OI_ROLLOUT_PRIOR_WEIGHT
+        share = oi_weight
     else:
         values = action_values(observation, budget, seed, bid_model)
         share = weight_at(weight, observation, seed) if prior is not None else 0.0
@@ -297,7 +298,8 @@ class SearchAgent(Agent):
     `blend`-ed with its scores by ``prior_weight`` (a number, or a `TableWeight` read
     at each decision); ``bid_model`` (OI's overall
     network) weighs the worlds when the budget asks for ``inference``; ``opponents`` (OI's
-    networks) play the other seats where the budget asks for it (`master_values`).
+    networks) play the other seats where the budget asks for it (`master_values`), their
+    values blended with the prior's at ``oi_weight``.
 
     >>> from wizard.engine import WizardGame
     >>> game = WizardGame(4, seed=2)
@@ -311,15 +313,18 @@ class SearchAgent(Agent):
     def __init__(self, budget: Budget = DEFAULT_BUDGET, seed: int | None = None, *,
                  prior: Scorer | None = None, prior_weight: PriorWeight = PRIOR_WEIGHT,
                  bid_model: ProbabilityNet | None = None,
-                 opponents: OINetworks | None = None) -> None:
-        if isinstance(prior_weight, float | int) and not 0.0 <= prior_weight <= 1.0:
-            raise ValueError(f"the prior weight must be within 0-1, got {prior_weight!r}")
+                 opponents: OINetworks | None = None,
+                 oi_weight: float = OI_ROLLOUT_PRIOR_WEIGHT) -> None:
+        for what, number in (("prior weight", prior_weight), ("OI rollouts' weight", oi_weight)):
+            if isinstance(number, float | int) and not 0.0 <= number <= 1.0:
+                raise ValueError(f"the {what} must be within 0-1, got {number!r}")
         self.budget = budget
         self.seed = 0 if seed is None else seed
         self.prior = prior
         self.prior_weight = prior_weight
         self.bid_model = bid_model
         self.opponents = opponents
+        self.oi_weight = oi_weight
         self._heuristic = HeuristicAgent()
 
     def reset(self, seed: int | None = None) -> None:
@@ -330,7 +335,7 @@ class SearchAgent(Agent):
         """The values it picks from: searched, blended with its prior's (a `Scorer` itself,
         so the master's values can label training data, `wizard.training.teacher`)."""
         return master_values(observation, self.budget, self.seed, self.prior,
-                             self.prior_weight, self.bid_model, self.opponents)
+                             self.prior_weight, self.bid_model, self.opponents, self.oi_weight)
 
     def act(self, observation: Observation) -> Action:
         require_turn(observation)
