@@ -74,6 +74,8 @@ def test_positions_are_of_one_round_and_taken_apart_independently() -> None:
     first, later = _playing_cores(4, 5, 1)[0], GameCore(4, seed=5)
     with pytest.raises(ValueError, match="one round"):
         Positions.of([first, later])
+    with pytest.raises(ValueError, match="bids are in"):
+        Positions.of([later]).play(np.array([0]))
     positions = Positions.of(_playing_cores(4, 6, 3))
     part = positions.take(np.array([0, 2]))
     legal = part.legal()

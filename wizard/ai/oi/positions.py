@@ -126,7 +126,9 @@ class Positions:
     def play(self, cards: Ints) -> None:
         """Play ``cards[i]`` (an id, legal: unchecked) for the seat to move in position ``i``,
         every position at once; a trick completed goes to its winner, who leads the next.
-        Playing positions only."""
+        Raises `ValueError` for positions still bidding."""
+        if self.bidding:
+            raise ValueError("cards are played once the bids are in")
         every = np.arange(len(self))
         self.hands[every, self.current] ^= CARD_BITS[cards]
         self.trick[every, self.trick_size] = cards
