@@ -35,6 +35,7 @@ from wizard.ai.search.budget import (
     TABLE_PRIOR_WEIGHT,
     V6_BUDGET,
     V7_BUDGET,
+    opponents_gate,
 )
 from wizard.ai.search.oi_plays import OIPlayInference
 from wizard.ai.search.plays import observed_plays
@@ -425,6 +426,21 @@ ENDGAME_VARIANTS: dict[str, int] = {"endgame3": 3, "endgame4": 4}
 OI_WEIGHT_VARIANTS: dict[str, float] = {"oiw30": 0.3, "oiw70": 0.7}
 
 
+class MixAgent(SearchAgent):
+    """``oimix``: master v9 whose values where the gate opens are the mean of the heuristic's
+    rollout values (v8's search) and OI's rollout values, blended with the prior at 0.5."""
+
+    def action_scores(self, observation: Observation) -> dict[int, float]:
+        if (self.prior is None or observation.phase not in (Phase.BIDDING, Phase.PLAYING)
+                or not opponents_gate(observation)):
+            return super().action_scores(observation)
+        oi = pimc.master_values(observation, self.budget, self.seed, None, 0.0,
+                                self.bid_model, self.opponents)
+        heuristic = pimc.action_values(observation, self.budget, self.seed, self.bid_model)
+        mixed = {a: (v + heuristic[a]) / 2 for a, v in oi.items() if a in heuristic}
+        return blend(mixed, self.prior.action_scores(observation), 0.5)
+
+
 def best_reply(core: Any, me: int) -> int:
     """``me``'s best round points from here in this world: every own card tried, every other
     seat playing the heuristic's card."""
@@ -462,6 +478,9 @@ class EndgameAgent(RestAgent):
 
 
 def settings(name: str) -> tuple[dict[str, Any], Any]:
+    if name == "oimix":
+        return {**asdict(DEFAULT_BUDGET), "mix": "heuristic and OI rollouts"}, asdict(
+            GAME_PRIOR_WEIGHT)
     if name in OI_WEIGHT_VARIANTS:
         return ({**asdict(DEFAULT_BUDGET), "oi_weight": OI_WEIGHT_VARIANTS[name]},
                 asdict(GAME_PRIOR_WEIGHT))
@@ -621,6 +640,9 @@ def register(name: str) -> str:
         elif name in TABLE_VARIANTS:
             agent = SearchAgent(Budget(**budget_args),
                                 **{**common, "prior_weight": TABLE_VARIANTS[name][1]})
+        elif name == "oimix":
+            agent = MixAgent(DEFAULT_BUDGET, **{**common, "prior_weight": GAME_PRIOR_WEIGHT},
+                             opponents=(prior.overall, prior.immediate) if prior else None)
         elif name in OI_WEIGHT_VARIANTS:
             agent = SearchAgent(DEFAULT_BUDGET, **{**common, "prior_weight": GAME_PRIOR_WEIGHT},
                                 opponents=(prior.overall, prior.immediate) if prior else None,
