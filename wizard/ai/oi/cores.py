@@ -58,7 +58,6 @@ from .batch import (
 from .features import MAX_HAND, OI_BLOCKS, OI_FEATURE_SIZE, OI_FEATURE_VERSIONS, SEAT_FEATURES
 from .positions import Positions
 
-PLAY_BASE = 21
 MAX_BID = 20
 _S = {name: block.start for name, block in OI_BLOCKS.items()}
 _WIZARDS, _JESTERS = np.uint64(WIZARD_MASK), np.uint64(JESTER_MASK)
