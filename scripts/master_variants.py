@@ -30,11 +30,11 @@ from wizard.ai.policy import OnnxPolicy, bid_scores, models_dir, with_bid
 from wizard.ai.registry import agent_names, register_agent
 from wizard.ai.search import Budget, SearchAgent, blend, inference, pimc
 from wizard.ai.search.budget import (
-    DEFAULT_BUDGET,
     GAME_PRIOR_WEIGHT,
     TABLE_PRIOR_WEIGHT,
     V6_BUDGET,
     V7_BUDGET,
+    V9_BUDGET,
     opponents_gate,
 )
 from wizard.ai.search.oi_plays import OIPlayInference
@@ -428,7 +428,8 @@ OI_WEIGHT_VARIANTS: dict[str, float] = {"oiw30": 0.3, "oiw70": 0.7}
 
 class MixAgent(SearchAgent):
     """``oimix``: master v9 whose values where the gate opens are the mean of the heuristic's
-    rollout values (v8's search) and OI's rollout values, blended with the prior at 0.5."""
+    rollout values (v8's search) and OI's rollout values, blended with the prior at 0.5:
+    the prototype of master v10 (`Budget.oi_mix`), which gives the same values."""
 
     def action_scores(self, observation: Observation) -> dict[int, float]:
         if (self.prior is None or observation.phase not in (Phase.BIDDING, Phase.PLAYING)
@@ -479,10 +480,10 @@ class EndgameAgent(RestAgent):
 
 def settings(name: str) -> tuple[dict[str, Any], Any]:
     if name == "oimix":
-        return {**asdict(DEFAULT_BUDGET), "mix": "heuristic and OI rollouts"}, asdict(
+        return {**asdict(V9_BUDGET), "mix": "heuristic and OI rollouts"}, asdict(
             GAME_PRIOR_WEIGHT)
     if name in OI_WEIGHT_VARIANTS:
-        return ({**asdict(DEFAULT_BUDGET), "oi_weight": OI_WEIGHT_VARIANTS[name]},
+        return ({**asdict(V9_BUDGET), "oi_weight": OI_WEIGHT_VARIANTS[name]},
                 asdict(GAME_PRIOR_WEIGHT))
     if name in BID_REFINE_VARIANTS:
         return asdict(V6_BUDGET), asdict(TABLE_PRIOR_WEIGHT)
@@ -641,10 +642,10 @@ def register(name: str) -> str:
             agent = SearchAgent(Budget(**budget_args),
                                 **{**common, "prior_weight": TABLE_VARIANTS[name][1]})
         elif name == "oimix":
-            agent = MixAgent(DEFAULT_BUDGET, **{**common, "prior_weight": GAME_PRIOR_WEIGHT},
+            agent = MixAgent(V9_BUDGET, **{**common, "prior_weight": GAME_PRIOR_WEIGHT},
                              opponents=(prior.overall, prior.immediate) if prior else None)
         elif name in OI_WEIGHT_VARIANTS:
-            agent = SearchAgent(DEFAULT_BUDGET, **{**common, "prior_weight": GAME_PRIOR_WEIGHT},
+            agent = SearchAgent(V9_BUDGET, **{**common, "prior_weight": GAME_PRIOR_WEIGHT},
                                 opponents=(prior.overall, prior.immediate) if prior else None,
                                 oi_weight=OI_WEIGHT_VARIANTS[name])
         elif name in PHASE_VARIANTS:

@@ -369,7 +369,8 @@ def test_every_decision_is_judged_against_a_legal_master_choice(
 JUDGE_5 = {
     "budget": {"worlds": 32, "bid_window": 3, "bid_spread": None, "inference": 5.0,
                "oversample": 8, "plays": 0.3, "min_ess": 0.1, "refine": 200,
-               "whole_game": True, "oi_worlds": 0},  # (a field added with 0, its old rule)
+               "whole_game": True, "oi_worlds": 0,  # (fields added with 0, their old rule)
+               "oi_mix": 0.0},
     "prior_weight": {"low": 0.3, "high": 0.8, "prior": 0.2, "deals": 64, "game": True},
     "refine": {"table": 0.6, "error": 0.05, "min_ess": 0.03},
     "networks": {

@@ -25,6 +25,7 @@ from .search import (
     V6_BUDGET,
     V7_BUDGET,
     V8_BUDGET,
+    V9_BUDGET,
     Budget,
     PriorWeight,
     SearchAgent,
@@ -86,12 +87,15 @@ def _earlier_master(name: str, budget: Budget, weight: PriorWeight = EARLIER_PRI
     ``search-v5`` (OI's weight read from the table; bot version 7), ``search-v6``
     (worlds refined by 100 card swaps where the table reads like the heuristic; bot
     version 8), ``search-v7`` (200 swaps; the table read in the round only; bot
-    version 9) and ``search-v8`` (the heuristic's rollouts at every table; bot version 10)."""
+    version 9), ``search-v8`` (the heuristic's rollouts at every table; bot version 10) and
+    ``search-v9`` (OI's rollouts alone where the table reads unlike the heuristic; bot
+    version 11)."""
 
     def factory(seed: int | None = None, **_: object) -> Agent:
         prior = master_prior()
         agent = SearchAgent(budget, seed=seed, prior=prior, prior_weight=weight,
-                            bid_model=prior.overall if prior else None)
+                            bid_model=prior.overall if prior else None,
+                            opponents=(prior.overall, prior.immediate) if prior else None)
         agent.name = name
         return agent
 
@@ -123,6 +127,7 @@ _REGISTRY: dict[str, AgentFactory] = {
     "search-v6": _earlier_master("search-v6", V6_BUDGET, TABLE_PRIOR_WEIGHT),
     "search-v7": _earlier_master("search-v7", V7_BUDGET, TABLE_PRIOR_WEIGHT),
     "search-v8": _earlier_master("search-v8", V8_BUDGET, GAME_PRIOR_WEIGHT),
+    "search-v9": _earlier_master("search-v9", V9_BUDGET, GAME_PRIOR_WEIGHT),
     **{f"bot:{level}": _make_level(level) for level in ("easy", "medium", "hard", "master")},
     "oi": _make_oi,
 }
@@ -140,15 +145,17 @@ def agent_names() -> list[str]:
 def make_agent(name: str, *, seed: int | None = None, **options: object) -> Agent:
     """Build an agent by name: random, heuristic, model, oi, search, ``bot:<level>``.
 
-    ``search`` is the determinized search bot, master v9 (its worlds weighted by
+    ``search`` is the determinized search bot, master v10 (its worlds weighted by
     the other seats' bids and card plays, refined by card swaps where the table
     reads like the heuristic, OI's values at a weight read from the table over the
-    game, `wizard.ai.search.table`, and OI playing the other seats in its rollouts
-    where the finished rounds read unlike the heuristic, `wizard.ai.search.oi_rollout`;
+    game, `wizard.ai.search.table`, and where the finished rounds read unlike the
+    heuristic the mean of rollouts with OI playing the other seats,
+    `wizard.ai.search.oi_rollout`, and of the heuristic's in the same worlds;
     ``search-v1``: uniform worlds, ``search-v2``: weighted by the bids only,
     ``search-v3``: OI at 0.5, ``search-v4``: OI at 0.8, ``search-v5``: no swaps,
     ``search-v6``: 100 swaps, ``search-v7``: the table read in the round only,
-    ``search-v8``: the heuristic's rollouts everywhere, the masters before, kept to
+    ``search-v8``: the heuristic's rollouts everywhere, ``search-v9``: OI's rollouts alone
+    where the gate opens, the masters before, kept to
     measure against) (options ``worlds``, default 32,
     and ``prior_weight``, a fixed weight instead of the table's: its values
     averaged with OI's, `wizard.ai.search.prior`; 0 or missing OI networks: the

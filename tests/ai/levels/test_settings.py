@@ -45,7 +45,7 @@ def test_bot_settings_round_trip_and_strict_parsing() -> None:
 
 def test_a_bot_keeps_its_version_and_one_stored_before_versions_is_version_1() -> None:
     bot = BotSettings(BotLevel.MASTER, 90, seed=5)
-    assert bot.version == BOT_VERSION == 11
+    assert bot.version == BOT_VERSION == 12
     assert BotSettings.from_dict(bot.to_dict()) == bot
     old = BotSettings.from_dict({"level": "master", "strength": 90, "seed": 5})
     assert old.version == 1 and old != bot

@@ -1,4 +1,5 @@
-"""Master v9: OI plays the other seats in the rollouts at a table unlike the heuristic."""
+"""Masters v9 and v10: OI plays the other seats in the rollouts at a table unlike the
+heuristic (v10: averaged with the heuristic's rollouts in the same worlds)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,21 @@ import pytest
 
 from wizard.ai.agents.heuristic import HeuristicAgent
 from wizard.ai.oi import OIAgent, load_networks
+from wizard.ai.registry import make_agent
 from wizard.ai.search import blend
 from wizard.ai.search.budget import (
+    DEFAULT_BUDGET,
     GAME_PRIOR_WEIGHT,
+    OI_MIX,
     OI_ROLLOUT_PRIOR_WEIGHT,
     V8_BUDGET,
+    V9_BUDGET,
     Budget,
     master_budget,
     opponents_gate,
 )
 from wizard.ai.search.oi_rollout import oi_finish, oi_values
-from wizard.ai.search.pimc import SearchAgent, _worlds, master_values
+from wizard.ai.search.pimc import SearchAgent, _worlds, action_values, master_values
 from wizard.engine import Phase, WizardGame, round_score
 
 NETWORKS = load_networks()
@@ -125,8 +130,53 @@ def test_at_a_table_of_heuristics_master_v9_is_master_v8() -> None:
         assert v9 == v8
 
 
-def test_a_budget_refuses_a_negative_number_of_oi_worlds() -> None:
+@pytest.mark.parametrize("cards", [0, 6])
+def test_master_v10_averages_oi_and_heuristic_rollouts_in_the_same_worlds(cards: int) -> None:
+    observation = _at_turn(_game("oi", 5, 11, cards_into_round=cards)).observation(ME)
+    budget = master_budget(8, 12)
+    assert budget.oi_mix == OI_MIX == 0.5 and master_budget(8, 11).oi_mix == 0.0
+    prior = OIAgent(*NETWORKS)
+    values = master_values(observation, budget, 3, prior, GAME_PRIOR_WEIGHT, NETWORKS[0],
+                           NETWORKS)
+    worlds = _worlds(observation, budget, 3, "bid" if cards == 0 else "card", NETWORKS[0])
+    by_oi = oi_values(observation, worlds, sorted(values), *NETWORKS)
+    by_heuristic = action_values(observation, budget, 3, NETWORKS[0])  # v8's search
+    assert sorted(by_heuristic) == sorted(values)
+    mean = {a: (v + by_heuristic[a]) / 2 for a, v in by_oi.items()}
+    assert values == blend(mean, prior.action_scores(observation), OI_ROLLOUT_PRIOR_WEIGHT)
+    v9 = master_values(observation, master_budget(8, 11), 3, prior, GAME_PRIOR_WEIGHT,
+                       NETWORKS[0], NETWORKS)
+    assert v9 == blend(by_oi, prior.action_scores(observation), OI_ROLLOUT_PRIOR_WEIGHT)
+    assert values != v9
+
+
+def test_at_a_table_of_heuristics_master_v10_is_master_v8() -> None:
+    prior = OIAgent(*NETWORKS)
+    for cards in (0, 7):
+        observation = _at_turn(_game("heuristic", 3, 17, cards_into_round=cards)
+                               ).observation(ME)
+        v10 = master_values(observation, master_budget(6, 12), 2, prior, GAME_PRIOR_WEIGHT,
+                            NETWORKS[0], NETWORKS)
+        v8 = master_values(observation, master_budget(6, 10), 2, prior, GAME_PRIOR_WEIGHT,
+                           NETWORKS[0], NETWORKS)
+        assert v10 == v8
+
+
+def test_search_is_master_v10_and_search_v9_stays_runnable() -> None:
+    master, v9 = make_agent("search", seed=1), make_agent("search-v9", seed=1)
+    assert isinstance(master, SearchAgent) and isinstance(v9, SearchAgent)
+    assert master.budget == DEFAULT_BUDGET == master_budget(32, 12)
+    assert v9.budget == V9_BUDGET and v9.opponents is not None and v9.name == "search-v9"
+    game = _at_turn(_game("oi", 3, 5))
+    observation = game.observation(ME)
+    assert v9.act(observation) in observation.legal_actions
+
+
+def test_a_budget_refuses_a_negative_number_of_oi_worlds_or_a_mix_outside_0_1() -> None:
     with pytest.raises(ValueError, match="oi_worlds"):
         Budget(oi_worlds=-1)
+    for mix in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="oi_mix"):
+            Budget(oi_mix=mix)
     with pytest.raises(ValueError, match="OI rollouts' weight"):
         SearchAgent(oi_weight=1.5)

@@ -71,13 +71,15 @@ BRAINS: dict[BotLevel, str] = {
 #: values 0.3 where it reads like the heuristic (master v8, `GAME_PRIOR_WEIGHT`);
 #: 11 — where the game's finished rounds say the others do not play like the heuristic,
 #: OI bids and plays for them in master's rollouts, blended with OI's values at 0.5
-#: (master v9, `wizard.ai.search.oi_rollout`).
+#: (master v9, `wizard.ai.search.oi_rollout`);
+#: 12 — there, the mean of OI's rollouts and the heuristic's in the same worlds (master v10,
+#: `wizard.ai.search.budget.OI_MIX`).
 #: Hard plays the policy's cards by its probabilities, not one card ahead as the
 #: ``model`` agent does (the policy's ``card_lookahead``): looking ahead, hard came too
 #: close to master (docs/measurements/ai.md#cards-one-card-ahead).
 #: A stored bot keeps its version (one stored without one is 1), so a game restored after
 #: an upgrade goes on with the bots it started with, move for move.
-BOT_VERSION = 11
+BOT_VERSION = 12
 
 #: The policy file (``models/<name>.onnx``) of hard bots up to a version; newer ones play
 #: `HARD_POLICY`. A new policy for hard keeps the old file and adds a line here.

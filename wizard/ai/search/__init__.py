@@ -11,6 +11,8 @@
 - `table`: how much the master trusts OI over its search, read from how the others play;
 - `refine`: worlds walked by card swaps toward hands that explain the heuristic's bids and
   plays (master v6, where the table reads like the heuristic);
+- `oi_rollout`: rollouts with OI bidding and playing for the other seats (master v9; v10
+  averages them with the heuristic's in the same worlds);
 - `oi_plays`: the likelihood of the card plays under OI's play (measured, not used by a
   bot: docs/measurements/ai.md).
 """
@@ -27,6 +29,7 @@ from .budget import (
     V6_BUDGET,
     V7_BUDGET,
     V8_BUDGET,
+    V9_BUDGET,
     Budget,
     master_budget,
     master_prior_weight,
@@ -46,8 +49,8 @@ from .prior import blended_values, load_prior, master_prior
 from .table import PriorWeight, TableWeight
 
 __all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "GAME_PRIOR_WEIGHT", "PRIOR_WEIGHT",
-           "TABLE_PRIOR_WEIGHT", "V3_BUDGET", "V6_BUDGET", "V7_BUDGET", "V8_BUDGET", "BidValue",
-           "Budget",
+           "TABLE_PRIOR_WEIGHT", "V3_BUDGET", "V6_BUDGET", "V7_BUDGET", "V8_BUDGET", "V9_BUDGET",
+           "BidValue", "Budget",
            "PriorWeight", "Scorer", "SearchAgent", "TableWeight",
            "action_values", "bid_values", "blend", "blended_values", "card_values", "load_prior",
            "master_budget", "master_prior", "master_prior_weight", "pick", "trump_values"]

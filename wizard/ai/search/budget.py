@@ -70,7 +70,9 @@ class Budget:
     ``oi_worlds``: where the table does not read like the heuristic (`opponents_gate`),
     the bids and cards are played out in this many of the worlds with OI for the other
     seats (`wizard.ai.search.oi_rollout`), and OI's values weigh `OI_ROLLOUT_PRIOR_WEIGHT`
-    in the master's blend; 0: never.
+    in the master's blend; 0: never. ``oi_mix``: there, the heuristic's rollouts in the
+    same worlds weigh this share of those values first (two models of the other seats:
+    OI's and the heuristic's); 0: OI's alone.
     ``bid_spread``: the
     older fit of the worlds to the heuristic's trick estimate (measured: no
     gain). Raises `ValueError` for fewer than one world, a negative window, or a
@@ -87,6 +89,7 @@ class Budget:
     refine: int = 0
     whole_game: bool = False
     oi_worlds: int = 0
+    oi_mix: float = 0.0
 
     def __post_init__(self) -> None:
         if type(self.worlds) is not int or self.worlds < 1:
@@ -107,11 +110,16 @@ class Budget:
             raise ValueError(f"refine must be an integer >= 0, got {self.refine!r}")
         if type(self.oi_worlds) is not int or self.oi_worlds < 0:
             raise ValueError(f"oi_worlds must be an integer >= 0, got {self.oi_worlds!r}")
+        if not 0.0 <= self.oi_mix <= 1.0:
+            raise ValueError(f"oi_mix must be within 0-1, got {self.oi_mix!r}")
 
 
 #: OI's weight in the master's blend where its rollouts played the other seats with OI
 #: (`Budget.oi_worlds`; docs/measurements/ai.md, "OI in the rollouts (master v9)")
 OI_ROLLOUT_PRIOR_WEIGHT = 0.5
+#: master v10's share of the heuristic's rollouts where OI plays the other seats
+#: (`Budget.oi_mix`; docs/measurements/ai.md, "Two models of the other seats (master v10)")
+OI_MIX = 0.5
 
 
 def opponents_gate(observation: Observation) -> bool:
@@ -143,7 +151,8 @@ def master_budget(worlds: int, version: int) -> Budget:
     keep a tenth of them effective (docs/measurements/ai.md#play-inference); 8 and later
     refine the worlds by `V6_REFINE_STEPS` card swaps where the table reads like the
     heuristic, 9 and later by `REFINE_STEPS`; from 10 the table is read over the game; from
-    11 OI plays the other seats in the rollouts where the table reads unlike the heuristic.
+    11 OI plays the other seats in the rollouts where the table reads unlike the heuristic;
+    from 12 those values are the mean of OI's and the heuristic's rollouts (`OI_MIX`).
 
     >>> master_budget(32, 7).refine, master_budget(32, 8).refine, master_budget(32, 9).refine
     (0, 100, 200)
@@ -151,6 +160,8 @@ def master_budget(worlds: int, version: int) -> Budget:
     (False, True)
     >>> master_budget(32, 10).oi_worlds, master_budget(32, 11).oi_worlds
     (0, 32)
+    >>> master_budget(32, 11).oi_mix, master_budget(32, 12).oi_mix
+    (0.0, 0.5)
     """
     if version <= 1:
         return Budget(worlds=worlds)
@@ -159,7 +170,8 @@ def master_budget(worlds: int, version: int) -> Budget:
     return Budget(worlds=worlds, inference=BID_TEMPERATURE, plays=PLAY_ERROR, oversample=8,
                   min_ess=0.1, refine=REFINE_STEPS if version >= 9
                   else V6_REFINE_STEPS if version == 8 else 0, whole_game=version >= 10,
-                  oi_worlds=worlds if version >= 11 else 0)
+                  oi_worlds=worlds if version >= 11 else 0,
+                  oi_mix=OI_MIX if version >= 12 else 0.0)
 
 
 #: master v3's to v5's search (bot versions 3-7): 32 worlds weighted by the other seats'
@@ -172,9 +184,12 @@ V6_BUDGET = master_budget(32, 8)
 V7_BUDGET = master_budget(32, 9)
 #: master v8's search (bot version 10): v7's, the swaps' gate read over the game
 V8_BUDGET = master_budget(32, 10)
-#: the master's search (v9, bot version 11): v8's, OI in the rollouts at tables unlike the
+#: master v9's search (bot version 11): v8's, OI in the rollouts at tables unlike the
 #: heuristic
-DEFAULT_BUDGET = master_budget(32, 11)
+V9_BUDGET = master_budget(32, 11)
+#: the master's search (v10, bot version 12): v9's, where OI plays the other seats the
+#: heuristic's rollouts in the same worlds weigh half
+DEFAULT_BUDGET = master_budget(32, 12)
 
 
 def master_prior_weight(version: int) -> PriorWeight:
@@ -195,7 +210,7 @@ def master_prior_weight(version: int) -> PriorWeight:
 
 
 __all__ = ["DEFAULT_BUDGET", "EARLIER_PRIOR_WEIGHT", "GAME_PRIOR_WEIGHT", "GAME_REFINE_GATE",
-           "HEURISTIC_TABLE", "OI_ROLLOUT_PRIOR_WEIGHT", "PRIOR_WEIGHT", "REFINE_ERROR",
+           "HEURISTIC_TABLE", "OI_MIX", "OI_ROLLOUT_PRIOR_WEIGHT", "PRIOR_WEIGHT", "REFINE_ERROR",
            "REFINE_MIN_ESS", "REFINE_STEPS", "TABLE_PRIOR_WEIGHT", "V3_BUDGET", "V6_BUDGET",
-           "V6_REFINE_STEPS", "V7_BUDGET", "V8_BUDGET", "Budget", "master_budget",
+           "V6_REFINE_STEPS", "V7_BUDGET", "V8_BUDGET", "V9_BUDGET", "Budget", "master_budget",
            "master_prior_weight", "opponents_gate"]

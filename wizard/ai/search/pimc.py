@@ -144,10 +144,15 @@ def bid_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
     """
     _require_phase(observation, Phase.BIDDING)
     worlds = _worlds(observation, budget, seed, "bid", bid_model)
+    return _bid_values(observation, worlds, _searched_bids(observation, budget))
+
+
+def _bid_values(observation: Observation, worlds: list[GameCore],
+                bids: list[int]) -> dict[int, BidValue]:
     me = observation.player
     assert me is not None
     values: dict[int, BidValue] = {}
-    for bid in _searched_bids(observation, budget):
+    for bid in bids:
         counts = [0] * (observation.round_number + 1)
         for world in worlds:
             core = world.copy()
@@ -168,6 +173,10 @@ def card_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
     """
     _require_phase(observation, Phase.PLAYING)
     worlds = _worlds(observation, budget, seed, "card", bid_model)
+    return _card_values(observation, worlds)
+
+
+def _card_values(observation: Observation, worlds: list[GameCore]) -> dict[int, float]:
     me = observation.player
     assert me is not None
     cards = [action_index(a) - PLAY_BASE for a in observation.legal_actions]
@@ -229,17 +238,24 @@ def master_values(observation: Observation, budget: Budget, seed: int, prior: Sc
     ``weight``; with ``opponents`` (OI's overall and immediate networks) and
     `Budget.oi_worlds`, where `opponents_gate` says the table plays unlike the heuristic,
     the bids and cards are played out with OI for the other seats instead
-    (`wizard.ai.search.oi_rollout`) and blended at ``oi_weight`` (`OI_ROLLOUT_PRIOR_WEIGHT`).
+    (`wizard.ai.search.oi_rollout`) and blended at ``oi_weight`` (`OI_ROLLOUT_PRIOR_WEIGHT`);
+    with `Budget.oi_mix`, the heuristic's rollouts in the same worlds weigh that share of
+    those values first (two models of the other seats, master v10).
     Raises `ValueError` unless it is the observer's turn to act.
     """
     if (opponents is not None and budget.oi_worlds
             and observation.phase in (Phase.BIDDING, Phase.PLAYING)
             and opponents_gate(observation)):
-        what = "bid" if observation.phase is Phase.BIDDING else "card"
-        worlds = _worlds(observation, budget, seed, what, bid_model)[:budget.oi_worlds]
-        candidates = (_searched_bids(observation, budget) if what == "bid"
-                      else [action_index(a) for a in observation.legal_actions])
-        values = oi_values(observation, worlds, candidates, *opponents)
+        bidding = observation.phase is Phase.BIDDING
+        worlds = _worlds(observation, budget, seed, "bid" if bidding else "card", bid_model)
+        bids = _searched_bids(observation, budget) if bidding else []
+        candidates = bids if bidding else [action_index(a) for a in observation.legal_actions]
+        values = oi_values(observation, worlds[:budget.oi_worlds], candidates, *opponents)
+        if budget.oi_mix:  # the heuristic's rollouts in the same worlds: a second model
+            heuristic = ({b: v.value for b, v in _bid_values(observation, worlds, bids).items()}
+                         if bidding else {PLAY_BASE + c: v for c, v in
+                                          _card_values(observation, worlds).items()})
+            values = blend(values, heuristic, budget.oi_mix)
         share = oi_weight
     else:
         values = action_values(observation, budget, seed, bid_model)
