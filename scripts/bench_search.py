@@ -13,8 +13,9 @@ time). Rows:
 - ``bot:hard``: without ``models/default.onnx``, a small search (strength 80);
 - ``search top``: master at strength 100 (its top budget, 32 worlds), no
   random moves; ``search top/OI`` the same with three OI seats, where the table reads
-  unlike the heuristic and OI plays the others in its rollouts (bot version 11), ``search
-  v8/OI`` bot version 10 there; ``search v7`` the master of bot version 9 (the table
+  unlike the heuristic and its rollouts are OI's and the heuristic's (bot version 12),
+  ``search v9/OI`` bot version 11 there (OI's rollouts alone), ``search v8/OI`` bot
+  version 10 (the heuristic's alone); ``search v7`` the master of bot version 9 (the table
   read in the round only); ``search v2`` and ``search v1`` the same for a version-2 master
   bot (worlds weighted by the bids only) and a version-1 one (uniform worlds),
   the references for the inference's cost;
@@ -112,6 +113,7 @@ def main() -> None:
         ("bot:hard", level_brain("hard", 80), "heuristic"),
         ("search top", level_brain("master", 100), "heuristic"),
         ("search top/OI", level_brain("master", 100), "oi"),
+        ("search v9/OI", level_brain("master", 100, version=11), "oi"),
         ("search v8/OI", level_brain("master", 100, version=10), "oi"),
         ("search v7", level_brain("master", 100, version=9), "heuristic"),
         ("search v2", level_brain("master", 100, version=2), "heuristic"),

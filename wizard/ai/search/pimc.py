@@ -46,7 +46,10 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
+
 from wizard.engine import ACTIONS_BY_INDEX, Action, Bid, GameCore, Observation, Phase, action_index
+from wizard.engine.core import ROUND_DONE
 from wizard.engine.rules import round_score
 
 from ..agents.base import Agent, require_turn
@@ -65,10 +68,11 @@ from .budget import (
     opponents_gate,
 )
 from .inference import BidInference, Evidence
+from .lockstep import finish, heuristic_bids
 from .oi_rollout import oi_values
 from .plays import PlayInference
 from .refine import refined_deals
-from .rollout import finish_round, rollout_score
+from .rollout import rollout_score
 from .table import PriorWeight, weight_at
 from .worlds import sample_worlds, world_core
 
@@ -151,15 +155,18 @@ def _bid_values(observation: Observation, worlds: list[GameCore],
                 bids: list[int]) -> dict[int, BidValue]:
     me = observation.player
     assert me is not None
-    values: dict[int, BidValue] = {}
+    cores = []
     for bid in bids:
-        counts = [0] * (observation.round_number + 1)
         for world in worlds:
             core = world.copy()
             core.apply(bid)
-            finish_round(core)
-            counts[core.last_tricks[me]] += 1
-        total = len(worlds)
+            cores.append(core)
+    _, won = finish(cores, me, heuristic_bids)  # every rollout in lockstep
+    total = len(worlds)
+    values: dict[int, BidValue] = {}
+    for j, bid in enumerate(bids):
+        counts = np.bincount(won[j * total:(j + 1) * total],
+                             minlength=observation.round_number + 1).tolist()
         value = sum(round_score(bid, t) * k for t, k in enumerate(counts)) / total
         values[bid] = BidValue(bid, value, tuple(k / total for k in counts))
     return values
@@ -180,15 +187,21 @@ def _card_values(observation: Observation, worlds: list[GameCore]) -> dict[int, 
     me = observation.player
     assert me is not None
     cards = [action_index(a) - PLAY_BASE for a in observation.legal_actions]
-    values: dict[int, float] = {}
-    for card in cards:
-        total = 0
+    going: list[GameCore] = []
+    at: list[int] = []  # the candidate of each rollout still going
+    totals = [0] * len(cards)
+    for j, card in enumerate(cards):
         for world in worlds:
             core = world.copy()
-            core.apply(PLAY_BASE + card)
-            total += rollout_score(core, me)[0]
-        values[card] = total / len(worlds)
-    return values
+            if core.apply(PLAY_BASE + card) >= ROUND_DONE:  # the round's last card
+                totals[j] += round_score(core.last_bids[me], core.last_tricks[me])
+            else:
+                going.append(core)
+                at.append(j)
+    bids, won = finish(going, me, heuristic_bids)  # every rollout in lockstep
+    for j, bid, tricks in zip(at, bids.tolist(), won.tolist(), strict=True):
+        totals[j] += round_score(bid, tricks)
+    return {card: total / len(worlds) for card, total in zip(cards, totals, strict=True)}
 
 
 def trump_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,

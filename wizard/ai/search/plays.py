@@ -34,7 +34,7 @@ from typing import Protocol
 from wizard.engine import Observation, RoundResult
 from wizard.engine.rules import lead_of, legal_cards_mask, trick_winner
 
-from .rollout import heuristic_choice
+from .rollout import heuristic_picks
 
 #: the share of a seat's plays the model leaves to cards other than the heuristic's
 #: (chosen on the placement of the hidden cards: docs/measurements/ai.md#play-inference)
@@ -141,7 +141,10 @@ class PlayInference:
         hit = math.log(1.0 - self.error)
         miss = [0.0] + [math.log(self.error / (k - 1)) for k in range(2, 62)]
         out = []
-        # the same legal cards give the same answer: many deals share them
+        # each play's trick read once (`heuristic_picks`: the heuristic's choice as a test of
+        # legal masks); the same legal cards give the same answer: many deals share them
+        picks = [heuristic_picks(play.card, play.trick, trump, play.lead, play.needed, n)
+                 for play in plays]
         memo: dict[tuple[int, int], float] = {}
         for hands in deals:
             total = 0.0
@@ -153,8 +156,7 @@ class PlayInference:
                     count = legal.bit_count()
                     if count <= 1:
                         score = 0.0
-                    elif heuristic_choice(legal, list(play.trick), trump, play.lead,
-                                          play.needed, n) == play.card:
+                    elif picks[i](legal):
                         score = hit
                     else:
                         score = miss[count - 1]

@@ -33,8 +33,8 @@ from ..agents.heuristic import expected_tricks
 _PLAY_BASE = 21
 _TRUMP_BASE = 81
 
-# _STRENGTH[trump + 1][lead + 1][card]: `card_strength` as a table (lead -1 = none)
-_STRENGTH: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+#: ``STRENGTH[trump + 1][lead + 1][card]``: `card_strength` as a table (lead -1 = none)
+STRENGTH: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(
         tuple(
             0 if c >= 56 else 100 if c >= 52
@@ -47,8 +47,8 @@ _STRENGTH: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     )
     for trump in range(-1, 4)
 )
-# _TRUMP_KEY[trump + 1][card]: rank + 100 for trump cards, else rank (number cards only)
-_TRUMP_KEY: tuple[tuple[int, ...], ...] = tuple(
+#: ``TRUMP_KEY[trump + 1][card]``: rank + 100 for trump cards, else rank (number cards only)
+TRUMP_KEY: tuple[tuple[int, ...], ...] = tuple(
     tuple(CARD_RANK[c] + (100 if CARD_SUIT[c] == trump else 0) for c in range(NUM_CARDS))
     for trump in range(-1, 4)
 )
@@ -103,13 +103,13 @@ def heuristic_choice(legal: int, trick: list[int], trump: int, lead: int, needed
     (its ``lead`` suit, -1 none), ``needed`` tricks still to take, ``n`` seats: the
     rollout's choice and the play inference's model of a seat (`wizard.ai.search.plays`)."""
     position = len(trick)
-    strength = _STRENGTH[trump + 1][lead + 1 if 0 <= lead < 4 else 0]
+    strength = STRENGTH[trump + 1][lead + 1 if 0 <= lead < 4 else 0]
     # what a new card must beat: the key of the best card so far (-1: nothing yet)
     wizard_played = False
     trick_suit = -1
     best_key = -1
     if position:
-        keys = _TRUMP_KEY[trump + 1]
+        keys = TRUMP_KEY[trump + 1]
         for card in trick:
             if card >= 56:
                 continue
@@ -166,7 +166,7 @@ def heuristic_choice(legal: int, trick: list[int], trump: int, lead: int, needed
 def _ranked_around(trump: int, lead: int, card: int) -> tuple[int, int]:
     """The masks of cards `heuristic_choice` would take over ``card`` as the weakest and as
     the strongest of a kind: its walk in id order keeps the first of equal strength."""
-    strength = _STRENGTH[trump + 1][lead + 1 if 0 <= lead < 4 else 0]
+    strength = STRENGTH[trump + 1][lead + 1 if 0 <= lead < 4 else 0]
     mine = strength[card]
     weaker = sum(1 << c for c in range(NUM_CARDS)
                  if strength[c] < mine or (strength[c] == mine and c < card))
@@ -192,7 +192,7 @@ def heuristic_picks(card: int, trick: Sequence[int], trump: int, lead: int, need
     # the trick read as `heuristic_choice` reads it (written out there, on the rollouts'
     # hot path, rather than shared through a call)
     wizard_played, trick_suit, best_key = False, -1, -1
-    keys = _TRUMP_KEY[trump + 1]
+    keys = TRUMP_KEY[trump + 1]
     for played in trick:
         if played >= 56:
             continue
