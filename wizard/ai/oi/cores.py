@@ -156,13 +156,14 @@ def card_rows(positions: Positions, version: int) -> CardRows:
     ctx[every, _S["hand_size"] + np.clip(sizes, 1, MAX_HAND) - 1] = 1.0
     ctx[:, _S["bidding"]] = bidding
     played_now = ((np.arange(n)[None, :] - leader[:, None]) % n) < trick_sizes[:, None]
-    for k in range(n):
-        seat_k = (seats + k) % n
-        base = _S["seats"] + k * SEAT_FEATURES
-        ctx[:, base] = 1.0
-        slot = np.where(bid_known[every, seat_k], 1 + np.clip(want[every, seat_k] + 1, 0, 5), 0)
-        ctx[every, base + 1 + slot] = 1.0
-        ctx[:, base + 8] = played_now[every, seat_k]
+    seat_k = (seats[:, None] + np.arange(n)[None, :]) % n  # the k-th seat from the mover's
+    base = _S["seats"] + np.arange(n) * SEAT_FEATURES
+    ctx[:, base] = 1.0
+    want_k = np.take_along_axis(want, seat_k, axis=1)
+    slot = np.where(np.take_along_axis(bid_known, seat_k, axis=1),
+                    1 + np.clip(want_k + 1, 0, 5), 0)
+    ctx[every[:, None], base[None, :] + 1 + slot] = 1.0
+    ctx[:, base + 8] = np.take_along_axis(played_now, seat_k, axis=1)
     bids = np.where(bid_known, bid_list, 0)
     ctx[:, _S["bid_balance"]] = (bids.sum(axis=1) - number) / 10.0
     others = np.where(bid_known, want, 0)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from wizard.engine import GameCore, Observation, Phase, ids_of
@@ -61,6 +61,11 @@ class Knowledge:
     unseen: int
     voids: tuple[int, ...]
     allowed: tuple[int, ...]
+    #: ``unseen`` as ascending ids, read once for the many deals drawn from it
+    unseen_ids: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "unseen_ids", tuple(ids_of(self.unseen)))
 
     @staticmethod
     def of(observation: Observation) -> Knowledge:
@@ -126,7 +131,7 @@ def sample_hands(knowledge: Knowledge, rng: random.Random) -> list[int]:
     hands = [0] * len(knowledge.hand_sizes)
     hands[me] = knowledge.hand
     if not any(knowledge.voids[p] for p in seats):
-        pool = ids_of(knowledge.unseen)
+        pool = knowledge.unseen_ids
         needed = sum(knowledge.hand_sizes[p] for p in seats)
         if needed > len(pool):
             raise ValueError("the hidden hands hold more cards than are unseen")
