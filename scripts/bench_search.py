@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Decision times of the bot levels on one core: p50 / p99 per decision, bids and cards apart.
 
-    .venv/bin/python scripts/bench_search.py [--games 6] [--seed 1]
+    .venv/bin/python scripts/bench_search.py [--games 6] [--seed 1] [--rows 'search top/OI']
 
 Seat 0 plays each measured brain against three heuristic (or OI) seats over the same
 deals; every decision of seat 0 is timed with time.process_time (CPU seconds
@@ -105,6 +105,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rows", default=None,
+                        help="only these rows, comma-separated (e.g. 'search top/OI,search "
+                             "v9/OI'); the heuristic reference is always measured")
     args = parser.parse_args()
     brains: list[tuple[str, Brain, str]] = [
         ("heuristic", heuristic_brain(), "heuristic"),
@@ -121,6 +124,12 @@ def main() -> None:
     ]
     print(f"{'brain':<14}{'bid p50':>9}{'bid p99':>9}{'card p50':>10}{'card p99':>10}"
           f"{'mean':>8}  (ms, CPU, {args.games} games x 4 players, seat 0)")
+    if args.rows is not None:
+        wanted = {"heuristic", *args.rows.split(",")}
+        unknown = wanted - {name for name, _, _ in brains}
+        if unknown:
+            parser.error(f"no such row: {', '.join(sorted(unknown))}")
+        brains = [row for row in brains if row[0] in wanted]
     for name, brain, table in brains:
         times = time_brain(brain, args.games, args.seed, table)
         both = times["bid"] + times["card"]
