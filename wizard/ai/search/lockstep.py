@@ -29,7 +29,7 @@ import numpy as np
 
 from wizard.engine import GameCore
 from wizard.engine.cards import CARD_RANK, CARD_SUIT, FIRST_JESTER, FIRST_WIZARD, NUM_CARDS
-from wizard.engine.core import BIDDING, PLAYING
+from wizard.engine.core import BIDDING, PLAYING, ROUND_DONE
 
 from ..oi.batch import count_bits
 from ..oi.positions import Ints, Positions
@@ -136,6 +136,29 @@ def finish(cores: Sequence[GameCore], me: int, bids: BidChooser,
     return positions.bids[:, me].copy(), won
 
 
+def play_out(worlds: Sequence[GameCore], candidates: Sequence[int], me: int,
+             bids: BidChooser, others: CardChooser = heuristic_cards) -> tuple[Ints, Ints]:
+    """Each candidate (an action index of ``me``'s: a bid or a card) applied in every world
+    and the round played to its end by `finish`: ``me``'s bid and tricks taken, candidate
+    by candidate, world by world (``len(candidates) * len(worlds)`` of each). A card that
+    ends the round is scored as it ends.
+    """
+    cores: list[GameCore] = []
+    going: list[int] = []
+    bid_of = np.zeros(len(candidates) * len(worlds), np.int64)
+    won = np.zeros(len(bid_of), np.int64)
+    for action in candidates:
+        for world in worlds:
+            core = world.copy()
+            if core.apply(action) >= ROUND_DONE:  # the round's last card
+                bid_of[len(cores)], won[len(cores)] = core.last_bids[me], core.last_tricks[me]
+            else:
+                going.append(len(cores))
+            cores.append(core)
+    bid_of[going], won[going] = finish([cores[i] for i in going], me, bids, others)
+    return bid_of, won
+
+
 def _play_one(positions: Positions, me: int, others: CardChooser) -> None:
     """A card in every position: the one legal card, the heuristic's for ``me``, else
     ``others``'."""
@@ -154,5 +177,6 @@ def _play_one(positions: Positions, me: int, others: CardChooser) -> None:
     positions.play(cards)
 
 
-__all__ = ["BidChooser", "CardChooser", "finish", "heuristic_bids", "heuristic_cards"]
+__all__ = ["BidChooser", "CardChooser", "finish", "heuristic_bids", "heuristic_cards",
+           "play_out"]
 

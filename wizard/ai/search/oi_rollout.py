@@ -29,12 +29,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from wizard.engine import GameCore, Observation
-from wizard.engine.core import ROUND_DONE
 from wizard.engine.rules import round_score
 
 from ..oi.agent import ProbabilityNet
 from ..oi.cores import oi_bids, oi_card_ids
-from .lockstep import finish
+from .lockstep import finish, play_out
 
 
 def oi_finish(cores: Sequence[GameCore], me: int, overall: ProbabilityNet,
@@ -54,28 +53,17 @@ def oi_finish(cores: Sequence[GameCore], me: int, overall: ProbabilityNet,
 def oi_values(observation: Observation, worlds: Sequence[GameCore], candidates: Sequence[int],
               overall: ProbabilityNet, immediate: ProbabilityNet) -> dict[int, float]:
     """Each candidate's (an action index: a bid or a card) mean round points for the observer
-    over ``worlds``, played out by `oi_finish`. Raises `ValueError` without a world."""
+    over ``worlds``, played out as `oi_finish` plays them (`wizard.ai.search.lockstep.play_out`).
+    Raises `ValueError` without a world."""
     if not worlds:
         raise ValueError("OI's rollouts need at least one world")
     me = observation.player
     assert me is not None
-    cores: list[GameCore] = []
-    ended: set[int] = set()
-    for action in candidates:
-        for world in worlds:
-            core = world.copy()
-            if core.apply(action) >= ROUND_DONE:  # the round's last card
-                ended.add(len(cores))
-            cores.append(core)
-    going = [i for i in range(len(cores)) if i not in ended]
-    played = oi_finish([cores[i] for i in going], me, overall, immediate)
-    scores = [0] * len(cores)
-    for i, value in zip(going, played, strict=True):
-        scores[i] = value
-    for i in ended:
-        scores[i] = round_score(cores[i].last_bids[me], cores[i].last_tricks[me])
+    bids, won = play_out(worlds, candidates, me, lambda bidding: oi_bids(bidding, overall),
+                         lambda positions: oi_card_ids(positions, overall, immediate))
+    scores = [round_score(bid, tricks)
+              for bid, tricks in zip(bids.tolist(), won.tolist(), strict=True)]
     k = len(worlds)
     return {action: sum(scores[j * k:(j + 1) * k]) / k for j, action in enumerate(candidates)}
-
 
 __all__ = ["oi_finish", "oi_values"]

@@ -49,7 +49,6 @@ from typing import Protocol
 import numpy as np
 
 from wizard.engine import ACTIONS_BY_INDEX, Action, Bid, GameCore, Observation, Phase, action_index
-from wizard.engine.core import ROUND_DONE
 from wizard.engine.rules import round_score
 
 from ..agents.base import Agent, require_turn
@@ -68,7 +67,7 @@ from .budget import (
     opponents_gate,
 )
 from .inference import BidInference, Evidence
-from .lockstep import finish, heuristic_bids
+from .lockstep import heuristic_bids, play_out
 from .oi_rollout import oi_values
 from .plays import PlayInference
 from .refine import refined_deals
@@ -155,13 +154,7 @@ def _bid_values(observation: Observation, worlds: list[GameCore],
                 bids: list[int]) -> dict[int, BidValue]:
     me = observation.player
     assert me is not None
-    cores = []
-    for bid in bids:
-        for world in worlds:
-            core = world.copy()
-            core.apply(bid)
-            cores.append(core)
-    _, won = finish(cores, me, heuristic_bids)  # every rollout in lockstep
+    _, won = play_out(worlds, bids, me, heuristic_bids)  # every rollout in lockstep
     total = len(worlds)
     values: dict[int, BidValue] = {}
     for j, bid in enumerate(bids):
@@ -187,21 +180,11 @@ def _card_values(observation: Observation, worlds: list[GameCore]) -> dict[int, 
     me = observation.player
     assert me is not None
     cards = [action_index(a) - PLAY_BASE for a in observation.legal_actions]
-    going: list[GameCore] = []
-    at: list[int] = []  # the candidate of each rollout still going
-    totals = [0] * len(cards)
-    for j, card in enumerate(cards):
-        for world in worlds:
-            core = world.copy()
-            if core.apply(PLAY_BASE + card) >= ROUND_DONE:  # the round's last card
-                totals[j] += round_score(core.last_bids[me], core.last_tricks[me])
-            else:
-                going.append(core)
-                at.append(j)
-    bids, won = finish(going, me, heuristic_bids)  # every rollout in lockstep
-    for j, bid, tricks in zip(at, bids.tolist(), won.tolist(), strict=True):
-        totals[j] += round_score(bid, tricks)
-    return {card: total / len(worlds) for card, total in zip(cards, totals, strict=True)}
+    bids, won = play_out(worlds, [PLAY_BASE + c for c in cards], me, heuristic_bids)
+    points = [round_score(bid, tricks)
+              for bid, tricks in zip(bids.tolist(), won.tolist(), strict=True)]
+    k = len(worlds)
+    return {card: sum(points[j * k:(j + 1) * k]) / k for j, card in enumerate(cards)}
 
 
 def trump_values(observation: Observation, budget: Budget = DEFAULT_BUDGET,
